@@ -22,7 +22,7 @@ def test_format_and_parse() -> None:
 
 @pytest.mark.parametrize("text", ["", "a", "3 x"])
 def test_parse_rejects_non_numbers(text: str) -> None:
-    with pytest.raises(TilesError, match="no tiles|is not a tile number"):
+    with pytest.raises(TilesError, match=r"no tiles|is not a tile number"):
         parse_tiles(text)
 
 

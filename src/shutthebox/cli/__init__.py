@@ -10,7 +10,7 @@ import sys
 
 import typer
 
-from shutthebox.cli import rules_cmd
+from shutthebox.cli import play, rules_cmd, serve, simulate, solve
 from shutthebox.errors import ShutTheBoxError
 
 app = typer.Typer(
@@ -28,7 +28,7 @@ def root() -> None:
     """Shut the Box: play every rule variant, see the exact best move, simulate strategies."""
 
 
-for _module in (rules_cmd,):
+for _module in (rules_cmd, play, solve, simulate, serve):
     _module.register(app)
 
 
