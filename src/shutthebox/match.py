@@ -1,0 +1,638 @@
+"""Whole games of every format, with an append-only event log that replays exactly.
+
+A :class:`Match` is a state machine over turns, like :class:`~shutthebox.turn.TurnState`
+one level up: its :attr:`Match.pending` node is a chance node (a roll-off roll or a dice
+roll) or a decision (a dice choice or the tiles to shut) for one seat, until the match is
+over. Chance nodes are resolved with a seedable generator (:meth:`Match.roll`) or an explicit
+roll (:meth:`Match.apply_roll`); decisions with :meth:`Match.decide`.
+
+>>> import random
+>>> from shutthebox.rules import Rules
+>>> from shutthebox.strategies import HighestFirstStrategy
+>>> config = MatchConfig(Rules(), GameFormat.parse("single"), ("Ann", "Bob"))
+>>> match = Match(config)
+>>> play_out(match, {0: HighestFirstStrategy(), 1: HighestFirstStrategy()}, random.Random(7))
+>>> match.is_over, match.winners
+(True, (0,))
+>>> replay(match.to_log()).events == match.events
+True
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from shutthebox.dice import Roll, roll_dice
+from shutthebox.errors import FormatError, IllegalMoveError, LogError
+from shutthebox.rules import FirstPlayer, Rules, Scoring
+from shutthebox.strategies import Situation, Strategy
+from shutthebox.tiles import Tiles, mask_of, tiles_of
+from shutthebox.turn import Phase, TurnState
+
+Event = dict[str, Any]
+"""One entry of the log: a ``"type"`` and its fields, all JSON values."""
+
+LOG_VERSION = 1
+MAX_PLAYERS = 12
+
+
+class FormatKind(StrEnum):
+    """The game formats of the rules catalogue."""
+
+    SOLO = "solo"
+    SINGLE = "single"
+    ROUNDS = "rounds"
+    ELIMINATION = "elimination"
+    LOSER_AT = "loser-at"
+    RACE = "race"
+    BATTLE = "battle"
+
+
+_DEFAULT_LIMIT = {FormatKind.ROUNDS: 3, FormatKind.ELIMINATION: 45, FormatKind.LOSER_AT: 100,
+                  FormatKind.RACE: 200}
+_MIN_PLAYERS = {FormatKind.SOLO: 1, FormatKind.SINGLE: 1, FormatKind.ROUNDS: 1,
+                FormatKind.ELIMINATION: 2, FormatKind.LOSER_AT: 2, FormatKind.RACE: 1,
+                FormatKind.BATTLE: 2}
+
+
+@dataclass(frozen=True)
+class GameFormat:
+    """A format and its number: rounds to play, elimination or losing limit, race target.
+
+    >>> GameFormat.parse("elimination:50")
+    GameFormat.parse('elimination:50')
+    >>> str(GameFormat.parse("race"))
+    'race:200'
+    """
+
+    kind: FormatKind = FormatKind.SINGLE
+    limit: int | None = None
+
+    def __post_init__(self) -> None:
+        kind = self.kind
+        if kind in _DEFAULT_LIMIT:
+            if self.limit is None:
+                object.__setattr__(self, "limit", _DEFAULT_LIMIT[kind])
+            elif isinstance(self.limit, bool) or not isinstance(self.limit, int) or self.limit < 1:
+                raise FormatError(f"{kind.value} needs a whole number of at least 1, "
+                                  f"not {self.limit!r}")
+        elif self.limit is not None:
+            raise FormatError(f"{kind.value} takes no number, but {self.limit!r} was given")
+
+    @classmethod
+    def parse(cls, text: str) -> GameFormat:
+        """Read ``single``, ``solo``, ``rounds:R``, ``elimination:L``, ``loser-at:L``,
+        ``race:T`` or ``battle``."""
+        name, _, number = text.strip().partition(":")
+        try:
+            kind = FormatKind(name)
+        except ValueError:
+            known = ", ".join(f"{k.value}:N" if k in _DEFAULT_LIMIT else k.value
+                              for k in FormatKind)
+            raise FormatError(f"unknown format {text!r}: known are {known}") from None
+        if not number:
+            return cls(kind)
+        if not number.isdigit():
+            raise FormatError(f"the number in format {text!r} must be a whole number")
+        return cls(kind, int(number))
+
+    def __str__(self) -> str:
+        return self.kind.value if self.limit is None else f"{self.kind.value}:{self.limit}"
+
+    def __repr__(self) -> str:
+        return f"GameFormat.parse({str(self)!r})"
+
+    def check(self, rules: Rules, players: int) -> None:
+        """Refuse a format that does not fit the rules or the number of players."""
+        kind = self.kind
+        if kind is FormatKind.RACE and rules.scoring is not Scoring.COVERED:
+            raise FormatError(f"a race to a target needs covered scoring (higher is better), "
+                              f"but scoring is {rules.scoring.value!r}")
+        if kind in (FormatKind.ELIMINATION, FormatKind.LOSER_AT) and not rules.lower_is_better:
+            raise FormatError(f"{kind.value} counts penalty points, so it needs sum or digits "
+                              f"scoring, not {rules.scoring.value!r}")
+        if kind is FormatKind.SOLO and players != 1:
+            raise FormatError(f"solo is for one player, not {players}")
+        if kind is FormatKind.BATTLE and players != 2:
+            raise FormatError(f"a battle is for exactly two players, not {players}")
+        if players < _MIN_PLAYERS[kind]:
+            raise FormatError(f"{kind.value} needs at least {_MIN_PLAYERS[kind]} players, "
+                              f"not {players}")
+
+
+def parse_stake(text: str) -> int:
+    """A stake written in money units (``'1'``, ``'0.50'``) as whole cents.
+
+    >>> parse_stake("0.5")
+    50
+    """
+    try:
+        amount = Decimal(text.strip())
+    except InvalidOperation:
+        raise FormatError(f"stake {text!r} is not an amount of money") from None
+    cents = amount * 100
+    if amount < 0 or cents != cents.to_integral_value():
+        raise FormatError(f"stake {text!r} must be a positive amount in whole cents")
+    return int(cents)
+
+
+def format_money(cents: int) -> str:
+    """Cents as money: ``'1.50'``, ``'-0.25'``."""
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
+@dataclass(frozen=True)
+class MatchConfig:
+    """Everything fixed before a match starts."""
+
+    rules: Rules
+    format: GameFormat
+    players: tuple[str, ...]
+    stake: int = 0
+    """Each player's ante in cents; 0 for no betting."""
+
+    def __post_init__(self) -> None:
+        names = [name.strip() for name in self.players]
+        if any(not name for name in names):
+            raise FormatError(f"player names cannot be empty: {list(self.players)!r}")
+        if len(set(names)) != len(names):
+            raise FormatError(f"player names must differ: {list(self.players)!r}")
+        if not 1 <= len(names) <= MAX_PLAYERS:
+            raise FormatError(f"a game takes 1 to {MAX_PLAYERS} players, not {len(names)}")
+        object.__setattr__(self, "players", tuple(names))
+        self.format.check(self.rules, len(names))
+        if self.stake < 0:
+            raise FormatError(f"the stake cannot be negative: {self.stake!r}")
+        if self.stake and len(names) < 2:
+            raise FormatError("a stake needs at least two players to play for the pot")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rules": self.rules.to_dict(), "format": str(self.format),
+                "players": list(self.players), "stake": self.stake}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchConfig:
+        return cls(Rules.from_dict(dict(data["rules"])), GameFormat.parse(data["format"]),
+                   tuple(data["players"]), int(data.get("stake", 0)))
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What the match waits for next."""
+
+    kind: str
+    """``'roll-off'`` or ``'roll'`` (chance), ``'choose-dice'`` or ``'shut'`` (decision),
+    ``'over'``."""
+    seat: int | None = None
+    turn: TurnState | None = None
+    role: str = "turn"
+    """``'turn'`` in turn formats; ``'knock'`` or ``'stand'`` in a battle."""
+
+    @property
+    def is_chance(self) -> bool:
+        return self.kind in ("roll-off", "roll")
+
+    @property
+    def is_decision(self) -> bool:
+        return self.kind in ("choose-dice", "shut")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision taken in a game, as :func:`replay_decisions` finds it."""
+
+    index: int
+    """The position of the decision's event in the log."""
+    seat: int
+    player: str
+    state: TurnState
+    situation: Situation
+    action: int
+    role: str = "turn"
+
+
+@dataclass
+class Match:
+    """A match in progress. Drive it with :meth:`roll` / :meth:`apply_roll` and
+    :meth:`decide`; read :attr:`pending`, :attr:`events` and the results."""
+
+    config: MatchConfig
+    events: list[Event] = field(default_factory=list)
+    order: list[int] = field(default_factory=list)
+    """Seats in playing order, the first player first (after the roll-off)."""
+    round: int = 0
+    totals: list[int] = field(default_factory=list)
+    active: list[bool] = field(default_factory=list)
+    round_scores: dict[int, int] = field(default_factory=dict)
+    winners: tuple[int, ...] = ()
+    losers: tuple[int, ...] = ()
+    payouts: dict[int, int] = field(default_factory=dict)
+    _contenders: list[int] = field(default_factory=list)
+    _rolloff: dict[int, int] = field(default_factory=dict)
+    _position: int = 0
+    _turn: TurnState | None = None
+    _role: str = "turn"
+    _board: Tiles = 0
+    _over: bool = False
+
+    def __post_init__(self) -> None:
+        n = len(self.config.players)
+        self.totals = [0] * n
+        self.active = [True] * n
+        self._log("start", **self.config.to_dict())
+        if self.config.stake:
+            self._log("ante", stake=self.config.stake, pot=self.config.stake * n)
+        if self.rules.first_player is FirstPlayer.SEAT or n == 1:
+            self._set_first(0)
+        else:
+            self._contenders = list(range(n))
+
+    # --- reading ---------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self.config.rules
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self.config.players
+
+    @property
+    def is_over(self) -> bool:
+        return self._over
+
+    @property
+    def board(self) -> Tiles:
+        """The open tiles of the box: the current turn's, or the battle's shared box."""
+        if self.config.format.kind is FormatKind.BATTLE:
+            return self._board
+        return self._turn.open_tiles if self._turn is not None else self.rules.full
+
+    @property
+    def pot(self) -> int:
+        return self.config.stake * len(self.players)
+
+    @property
+    def pending(self) -> Pending:
+        """The node the match is at."""
+        if self._over:
+            return Pending("over")
+        if self._contenders:
+            waiting = [s for s in self._contenders if s not in self._rolloff]
+            return Pending("roll-off", waiting[0], role="roll-off")
+        turn = self._turn
+        assert turn is not None
+        seat = self.order[self._position]
+        kind = {Phase.ROLL: "roll", Phase.CHOOSE_DICE: "choose-dice", Phase.SHUT: "shut"}
+        return Pending(kind[turn.phase], seat, turn, self._role)
+
+    def situation(self, seat: int | None = None) -> Situation:
+        """What ``seat`` (default: the player to act) knows of the others this round."""
+        if seat is None:
+            seat = self.pending.seat
+        if seat is None or self.config.format.kind is FormatKind.BATTLE:
+            return Situation()
+        others = [s for s in self.order if s != seat and self.active[s]]
+        posted = tuple(self.round_scores[s] for s in others if s in self.round_scores)
+        after = self.order[self.order.index(seat) + 1:]
+        still = sum(1 for s in after if self.active[s] and s not in self.round_scores)
+        totals = (self.totals[seat], *(self.totals[s] for s in others))
+        return Situation(posted, still, totals, max(self.round, 1))
+
+    # --- acting ------------------------------------------------------------------------
+
+    def roll(self, rng: random.Random) -> Roll:
+        """Resolve the pending chance node with a seedable generator; return the roll."""
+        pending = self.pending
+        if not pending.is_chance:
+            raise IllegalMoveError(f"nothing to roll: the match waits for {pending.kind!r}")
+        dice = 2 if pending.turn is None else pending.turn.dice
+        roll = roll_dice(rng, dice)
+        self.apply_roll(roll)
+        return roll
+
+    def apply_roll(self, roll: Roll) -> None:
+        """Resolve the pending chance node with a given roll."""
+        pending = self.pending
+        roll = tuple(sorted(roll))
+        if pending.kind == "roll-off":
+            assert pending.seat is not None
+            if len(roll) != 2 or not all(1 <= f <= 6 for f in roll):
+                raise IllegalMoveError(f"a roll-off roll is two dice, not {list(roll)!r}")
+            self._log("roll-off", seat=pending.seat, roll=list(roll))
+            self._rolloff[pending.seat] = sum(roll)
+            if len(self._rolloff) == len(self._contenders):
+                self._settle_rolloff()
+            return
+        if pending.kind != "roll":
+            raise IllegalMoveError(f"nothing to roll: the match waits for {pending.kind!r}")
+        assert self._turn is not None
+        self._turn = self._turn.apply_roll(roll)
+        self._log("roll", seat=pending.seat, roll=list(roll))
+        self._after_step()
+
+    def decide(self, action: int) -> None:
+        """Apply the pending decision: a dice count, or the tile mask to shut (or stand)."""
+        pending = self.pending
+        turn = self._turn
+        if not pending.is_decision or turn is None:
+            raise IllegalMoveError(f"no decision is pending: the match waits for "
+                                   f"{pending.kind!r}")
+        if pending.kind == "choose-dice":
+            self._turn = turn.choose_dice(action)
+            self._log("dice", seat=pending.seat, dice=action)
+            return
+        after = turn.shut(action)
+        self._log("stand" if self._role == "stand" else "shut", seat=pending.seat,
+                  tiles=list(tiles_of(action)))
+        if self.config.format.kind is FormatKind.BATTLE:
+            self._board = self._board | action if self._role == "stand" else after.open_tiles
+            self._end_battle_roll()
+            return
+        self._turn = after
+        self._after_step()
+
+    # --- the machinery -----------------------------------------------------------------
+
+    def _log(self, kind: str, **fields: Any) -> None:
+        self.events.append({"type": kind, **fields})
+
+    def _settle_rolloff(self) -> None:
+        best = (min if self.rules.first_player is FirstPlayer.LOWEST else max)(
+            self._rolloff.values())
+        tied = [s for s in self._contenders if self._rolloff[s] == best]
+        self._rolloff = {}
+        if len(tied) == 1:
+            self._contenders = []
+            self._set_first(tied[0])
+        else:
+            self._contenders = tied
+
+    def _set_first(self, first: int) -> None:
+        n = len(self.players)
+        self.order = [(first + i) % n for i in range(n)]
+        self._log("first", seat=first)
+        if self.config.format.kind is FormatKind.BATTLE:
+            self._board = self.rules.full
+            self._position = 0
+            self._start_battle_roll()
+        else:
+            self._start_round()
+
+    def _start_round(self) -> None:
+        self.round += 1
+        self.round_scores = {}
+        self._log("round", round=self.round)
+        self._position = -1
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        self._position += 1
+        while self._position < len(self.order) and not self.active[self.order[self._position]]:
+            self._position += 1
+        if self._position == len(self.order):
+            self._end_round()
+            return
+        seat = self.order[self._position]
+        self._turn = TurnState.start(self.rules)
+        self._log("turn", seat=seat, round=self.round)
+
+    def _after_step(self) -> None:
+        turn = self._turn
+        assert turn is not None
+        if self.config.format.kind is FormatKind.BATTLE:
+            if turn.is_over:
+                self._log("pass", seat=self.order[self._position])
+                self._end_battle_roll()
+            return
+        if not turn.is_over:
+            return
+        seat = self.order[self._position]
+        score = turn.score
+        self.round_scores[seat] = score
+        self.totals[seat] += score
+        self._log("turn-end", seat=seat, score=score, open=list(tiles_of(turn.open_tiles)),
+                  shut_box=turn.is_shut)
+        kind = self.config.format.kind
+        if turn.is_shut and self.rules.instant_win and kind is not FormatKind.SOLO:
+            self._finish((seat,))
+            return
+        self._next_turn()
+
+    def _end_round(self) -> None:
+        kind, limit = self.config.format.kind, self.config.format.limit
+        self._log("round-end", round=self.round,
+                  scores={str(s): v for s, v in sorted(self.round_scores.items())},
+                  totals=list(self.totals))
+        playing = [s for s in self.order if self.active[s]]
+        if kind in (FormatKind.SOLO, FormatKind.SINGLE):
+            self._finish(self._best(playing, self.round_scores))
+        elif kind is FormatKind.ROUNDS:
+            if self.round >= (limit or 0):
+                self._finish(self._best(playing, self._total_map(playing)))
+                return
+            self._start_round()
+        elif kind is FormatKind.ELIMINATION:
+            assert limit is not None
+            out = [s for s in playing if self.totals[s] >= limit]
+            for seat in out:
+                self.active[seat] = False
+                self._log("eliminated", seat=seat, total=self.totals[seat])
+            left = [s for s in playing if self.active[s]]
+            if len(left) == 1:
+                self._finish((left[0],))
+            elif not left:
+                self._finish(self._best(out, self._total_map(out)))
+            else:
+                self._start_round()
+        elif kind is FormatKind.LOSER_AT:
+            assert limit is not None
+            if any(self.totals[s] >= limit for s in playing):
+                worst = max(self.totals[s] for s in playing)
+                losers = tuple(s for s in sorted(playing) if self.totals[s] == worst)
+                self._finish(self._best(playing, self._total_map(playing)), losers)
+            else:
+                self._start_round()
+        elif kind is FormatKind.RACE:
+            assert limit is not None
+            if any(self.totals[s] >= limit for s in playing):
+                self._finish(self._best(playing, self._total_map(playing)))
+            else:
+                self._start_round()
+
+    def _total_map(self, seats: list[int]) -> dict[int, int]:
+        return {s: self.totals[s] for s in seats}
+
+    def _best(self, seats: list[int], scores: Mapping[int, int]) -> tuple[int, ...]:
+        pick = min if self.rules.lower_is_better else max
+        best = pick(scores[s] for s in seats)
+        return tuple(s for s in sorted(seats) if scores[s] == best)
+
+    def _finish(self, winners: tuple[int, ...], losers: tuple[int, ...] = ()) -> None:
+        self.winners, self.losers = winners, losers
+        self._turn = None
+        self._over = True
+        if losers:
+            self._log("loser", seats=list(losers))
+        self._log("winner", seats=list(winners))
+        if self.config.stake:
+            share, extra = divmod(self.pot, len(winners))
+            for seat in range(len(self.players)):
+                won = (share + (1 if winners.index(seat) < extra else 0)
+                       if seat in winners else 0)
+                self.payouts[seat] = won
+                if won:
+                    self._log("payout", seat=seat, amount=won)
+
+    # --- battle ------------------------------------------------------------------------
+
+    def _start_battle_roll(self) -> None:
+        """One single roll of a battle: the knocker shuts open tiles, the stander opens shut
+        ones; the stander's turn is a turn over the shut tiles, mirrored."""
+        self._role = "knock" if self._position == 0 else "stand"
+        seat = self.order[self._position]
+        tiles = self._board if self._role == "knock" else self.rules.full & ~self._board
+        self._log("turn", seat=seat, role=self._role)
+        self._turn = TurnState.before_roll(self.rules, tiles)
+        if self._turn.is_over:
+            self._log("pass", seat=seat)
+            self._end_battle_roll()
+
+    def _end_battle_roll(self) -> None:
+        if self._board == 0:
+            self._finish((self.order[0],))
+        elif self._board == self.rules.full and self._role == "stand":
+            self._finish((self.order[1],))
+        else:
+            self._position = 1 - self._position
+            self._start_battle_roll()
+
+    # --- the log -----------------------------------------------------------------------
+
+    def to_log(self, seed: int | None = None) -> dict[str, Any]:
+        """The whole game as JSON-ready data: the config, the events, and the seed if known."""
+        return {"version": LOG_VERSION, "seed": seed, **self.config.to_dict(),
+                "events": [dict(e) for e in self.events]}
+
+    def save(self, path: Path, seed: int | None = None) -> Path:
+        """Write the log as JSON (the folder is created)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(self.to_log(seed), indent=1))
+        return path
+
+
+INPUT_EVENTS = ("roll-off", "roll", "dice", "shut", "stand")
+"""The events that carry chance outcomes or decisions; all others follow from them."""
+
+
+def _replay_steps(log: Mapping[str, Any]) -> Iterator[tuple[Match, Event, int]]:
+    """Rebuild a match from a log, yielding (match before the step, event, index) for each
+    input event; the final match is checked against the whole log."""
+    if not isinstance(log, Mapping) or "events" not in log:
+        raise LogError("not a shutthebox game log: it has no 'events'")
+    if log.get("version") != LOG_VERSION:
+        raise LogError(f"unsupported log version {log.get('version')!r}: expected {LOG_VERSION}")
+    try:
+        match = Match(MatchConfig.from_dict(log))
+    except (KeyError, TypeError) as error:
+        raise LogError(f"the log's header is incomplete: {error}") from None
+    events = list(log["events"])
+    for index, event in enumerate(events):
+        kind = event.get("type") if isinstance(event, dict) else None
+        if kind not in INPUT_EVENTS:
+            continue
+        yield match, event, index
+        try:
+            if kind in ("roll-off", "roll"):
+                match.apply_roll(tuple(event["roll"]))
+            elif kind == "dice":
+                match.decide(int(event["dice"]))
+            else:
+                match.decide(mask_of(event["tiles"]))
+        except (KeyError, TypeError, ValueError) as error:
+            raise LogError(f"event {index} {event!r} does not replay: {error}") from None
+    if match.events != events:
+        diverge = next((i for i, (a, b) in enumerate(zip(match.events, events, strict=False))
+                        if a != b), min(len(match.events), len(events)))
+        raise LogError(f"the log does not replay: it differs at event {diverge}")
+    yield match, {"type": "end"}, len(events)
+
+
+def replay(log: Mapping[str, Any]) -> Match:
+    """Rebuild a match from its log; the log must replay to exactly the same events."""
+    last: Match | None = None
+    for match, _, _ in _replay_steps(log):
+        last = match
+    assert last is not None
+    return last
+
+
+def replay_decisions(log: Mapping[str, Any]) -> list[Decision]:
+    """Every decision of a logged game with the position it was taken in."""
+    decisions: list[Decision] = []
+    for match, event, index in _replay_steps(log):
+        if event["type"] not in ("dice", "shut", "stand"):
+            continue
+        pending = match.pending
+        assert pending.seat is not None and pending.turn is not None
+        action = int(event["dice"]) if event["type"] == "dice" else mask_of(event["tiles"])
+        decisions.append(Decision(index, pending.seat, match.players[pending.seat],
+                                  pending.turn, match.situation(), action, pending.role))
+    return decisions
+
+
+def load_log(path: Path) -> dict[str, Any]:
+    """Read a saved game log (raises :class:`LogError` for a file that is not one)."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except OSError as error:
+        raise LogError(f"cannot read {str(path)!r}: {error.strerror}") from None
+    except json.JSONDecodeError as error:
+        raise LogError(f"{str(path)!r} is not JSON: {error.msg} at line {error.lineno}") from None
+    if not isinstance(data, dict) or "events" not in data:
+        raise LogError(f"{str(path)!r} is not a shutthebox game log")
+    return data
+
+
+def play_out(match: Match, players: Mapping[int, Strategy], rng: random.Random,
+             on_step: Callable[[Match], None] | None = None) -> None:
+    """Run the match until it is over or waits for a seat with no strategy (a human).
+
+    Chance nodes are rolled with ``rng``; ``on_step`` is called after every step.
+    """
+    while True:
+        pending = match.pending
+        if pending.is_chance:
+            match.roll(rng)
+        elif pending.is_decision and pending.seat in players:
+            assert pending.turn is not None and pending.seat is not None
+            match.decide(players[pending.seat].choose(pending.turn, match.situation()))
+        else:
+            return
+        if on_step is not None:
+            on_step(match)
+
+
+@dataclass
+class Ledger:
+    """The running money of a betting session: each player's net result in cents."""
+
+    net: dict[str, int] = field(default_factory=dict)
+    games: int = 0
+
+    def record(self, match: Match) -> None:
+        """Add a finished match's antes and payouts."""
+        if not match.is_over:
+            raise FormatError("only a finished game can be entered in the ledger")
+        stake = match.config.stake
+        for seat, name in enumerate(match.players):
+            self.net[name] = self.net.get(name, 0) - stake + match.payouts.get(seat, 0)
+        self.games += 1
