@@ -1,0 +1,147 @@
+"""Hints that rank every legal move, and the review of a finished game.
+
+>>> from shutthebox.rules import Rules
+>>> from shutthebox.tiles import mask_of
+>>> hint = rank_moves(Rules(), "score", mask_of([1, 2, 3, 4, 5, 7, 8]), (3, 5))
+>>> [(format_tiles(m.tiles), round(m.value, 3)) for m in hint]
+[('8', 4.862), ('3 5', 8.836), ('1 7', 8.981), ('1 3 4', 14.535), ('1 2 5', 15.183)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from shutthebox.dice import Roll
+from shutthebox.match import replay_decisions
+from shutthebox.rules import Rules
+from shutthebox.solver.objectives import Objective, parse_objective
+from shutthebox.solver.players import OptimalStrategy
+from shutthebox.solver.solve import Solution, solve
+from shutthebox.strategies import Situation
+from shutthebox.tiles import Tiles, format_tiles, tiles_of
+from shutthebox.turn import Phase, TurnState
+
+
+@dataclass(frozen=True)
+class RankedMove:
+    """A legal move, the value it leads to, and how much it loses against the best."""
+
+    tiles: Tiles
+    value: float
+    loss: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"tiles": list(tiles_of(self.tiles)), "value": self.value, "loss": self.loss}
+
+
+@dataclass(frozen=True)
+class RankedDice:
+    """A dice choice, its value, and how much it loses against the best."""
+
+    dice: int
+    value: float
+    loss: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"dice": self.dice, "value": self.value, "loss": self.loss}
+
+
+def _loss(solution: Solution, best: float, value: float) -> float:
+    return abs(float(best) - float(value))
+
+
+def rank_moves(rules: Rules, objective: str | Objective, open_tiles: Tiles,
+               roll: Roll) -> list[RankedMove]:
+    """Every legal move for the roll with its value, best first."""
+    solution = solve(rules, objective)
+    ranked = solution.ranked_moves(open_tiles, roll)
+    if not ranked:
+        return []
+    best = ranked[0][1]
+    return [RankedMove(m, float(v), _loss(solution, best, v)) for m, v in ranked]
+
+
+def rank_dice(rules: Rules, objective: str | Objective, open_tiles: Tiles) -> list[RankedDice]:
+    """Each allowed dice count with its value, best first."""
+    solution = solve(rules, objective)
+    ranked = solution.ranked_dice(open_tiles)
+    best = ranked[0][1]
+    return [RankedDice(d, float(v), _loss(solution, best, v)) for d, v in ranked]
+
+
+@dataclass(frozen=True)
+class ReviewedDecision:
+    """One decision of a game: what was played, what was best, and what it cost."""
+
+    index: int
+    seat: int
+    player: str
+    phase: str
+    open_tiles: Tiles
+    roll: Roll | None
+    played: int
+    best: int
+    played_value: float
+    best_value: float
+
+    @property
+    def cost(self) -> float:
+        return abs(self.best_value - self.played_value)
+
+    def describe(self, action: int) -> str:
+        if self.phase == Phase.CHOOSE_DICE:
+            return f"{action} di{'e' if action == 1 else 'ce'}"
+        return format_tiles(action)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "seat": self.seat, "player": self.player,
+                "phase": self.phase, "open": list(tiles_of(self.open_tiles)),
+                "roll": list(self.roll) if self.roll else None,
+                "played": self.describe(self.played), "best": self.describe(self.best),
+                "played_value": self.played_value, "best_value": self.best_value,
+                "cost": self.cost}
+
+
+def _review_one(solution: Solution, state: TurnState, action: int) -> tuple[int, float, float]:
+    open_tiles = state.open_tiles
+    if state.phase is Phase.CHOOSE_DICE:
+        best = solution.best_dice(open_tiles)
+        return (best, float(solution.dice_value(open_tiles, action)),
+                float(solution.dice_value(open_tiles, best)))
+    assert state.roll is not None
+    best = solution.best_move(open_tiles, state.roll)
+    return (best, float(solution.after_move(open_tiles, action)),
+            float(solution.after_move(open_tiles, best)))
+
+
+def review(log: Mapping[str, Any], objective: str | None = None) -> list[ReviewedDecision]:
+    """Every decision of a logged game against the optimal one.
+
+    With no objective, each decision is judged the way the optimal computer player would
+    play it: for the expected score alone, or to win when others are in the round. Battle
+    decisions are judged by the expected score of the tiles each side works on.
+    """
+    reviewed: list[ReviewedDecision] = []
+    for decision in replay_decisions(log):
+        rules = decision.state.rules
+        if objective is not None:
+            solution = solve(rules, parse_objective(objective))
+        else:
+            situation = decision.situation if decision.role == "turn" else Situation()
+            solution = OptimalStrategy(rules, parse_objective("score")).solution_for(situation)
+        best, played_value, best_value = _review_one(solution, decision.state, decision.action)
+        reviewed.append(ReviewedDecision(
+            decision.index, decision.seat, decision.player, decision.state.phase.value,
+            decision.state.open_tiles, decision.state.roll, decision.action, best,
+            played_value, best_value))
+    return reviewed
+
+
+def total_costs(reviewed: list[ReviewedDecision]) -> dict[str, float]:
+    """The summed cost of each player's decisions."""
+    totals: dict[str, float] = {}
+    for r in reviewed:
+        totals[r.player] = totals.get(r.player, 0.0) + r.cost
+    return totals

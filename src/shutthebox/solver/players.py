@@ -1,0 +1,121 @@
+"""Computer players built on the solver.
+
+``optimal`` plays one objective perfectly. In a round where it knows the scores already
+posted, or that others will play after it, it plays to *win*: it maximises its share of the
+win (a k-way tie is worth 1/k; a shut box wins at once when the rules say so), assuming each
+player still to come plays to beat or tie the best score before them (a tie counted half).
+
+>>> import random
+>>> from shutthebox.rules import Rules
+>>> from shutthebox.strategies import Situation
+>>> from shutthebox.turn import TurnState
+>>> player = make_optimal("", Rules())
+>>> state = TurnState.start(Rules()).apply_roll((4, 5))
+>>> best = solve(Rules(), "score").best_move(state.open_tiles, (4, 5))
+>>> player.choose(state, Situation()) == best
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from math import comb
+
+from shutthebox.rules import Rules
+from shutthebox.solver.objectives import Objective, custom, parse_objective
+from shutthebox.solver.solve import Solution, solve
+from shutthebox.strategies import Situation
+from shutthebox.tiles import Tiles
+from shutthebox.turn import Phase, TurnState
+
+
+def _contest(rules: Rules, target: int) -> Objective:
+    """A later player's aim against the best score before them: beat it, a tie half."""
+    def value(r: Rules, tiles: Tiles) -> float:
+        score = r.score(tiles)
+        return 1.0 if r.better(score, target) else 0.5 if score == target else 0.0
+    return custom(f"contest:{target}", value)
+
+
+@lru_cache(maxsize=4096)
+def _later_odds(rules: Rules, target: int) -> tuple[float, float]:
+    """(P better, P tie) of a later player who plays the contest against ``target``."""
+    solution = solve(rules, _contest(rules, target))
+    better = tie = 0.0
+    for score, p in solution.distribution.items():
+        if rules.better(score, target):
+            better += p
+        elif score == target:
+            tie += p
+    return better, tie
+
+
+def win_share(rules: Rules, score: int, posted: tuple[int, ...], still_to_play: int) -> float:
+    """The expected share of the win of a turn ending with ``score``.
+
+    >>> from shutthebox.rules import Rules
+    >>> win_share(Rules(), 5, (7, 9), 0)
+    1.0
+    >>> win_share(Rules(), 7, (7, 9), 0)
+    0.5
+    """
+    if rules.instant_win and score == rules.best_score:
+        return 1.0
+    best = min(posted, default=None) if rules.lower_is_better else max(posted, default=None)
+    if best is not None and rules.better(best, score):
+        return 0.0
+    tied = sum(1 for s in posted if s == score)
+    if still_to_play == 0:
+        return 1.0 / (1 + tied)
+    better, tie = _later_odds(rules, score)
+    survive = 1.0 - better
+    if survive <= 0.0:
+        return 0.0
+    q = tie / survive
+    share = sum(comb(still_to_play, j) * q**j * (1 - q) ** (still_to_play - j) / (1 + tied + j)
+                for j in range(still_to_play + 1))
+    return survive**still_to_play * share
+
+
+@lru_cache(maxsize=1024)
+def win_solution(rules: Rules, posted: tuple[int, ...], still_to_play: int) -> Solution:
+    """The solution that maximises the share of the win in this situation."""
+    ordered = tuple(sorted(posted))
+    return solve(rules, custom(
+        f"win:{','.join(map(str, ordered))}:{still_to_play}",
+        lambda r, tiles: win_share(r, r.score(tiles), ordered, still_to_play)))
+
+
+@dataclass
+class OptimalStrategy:
+    """Plays the solver's optimal policy for an objective, or to win when others are in the
+    round (unless ``aware`` is off)."""
+
+    rules: Rules
+    objective: Objective
+    aware: bool = True
+    name: str = "optimal"
+
+    def solution_for(self, situation: Situation) -> Solution:
+        """The solution this player follows in a situation."""
+        if self.aware and (situation.posted or situation.still_to_play):
+            return win_solution(self.rules, tuple(sorted(situation.posted)),
+                                situation.still_to_play)
+        return solve(self.rules, self.objective)
+
+    def choose(self, state: TurnState, situation: Situation) -> int:
+        solution = self.solution_for(situation)
+        if state.phase is Phase.CHOOSE_DICE:
+            return solution.best_dice(state.open_tiles)
+        assert state.roll is not None
+        return solution.best_move(state.open_tiles, state.roll)
+
+
+def make_optimal(spec: str, rules: Rules) -> OptimalStrategy:
+    """``optimal`` (expected score, or to win in a round with others) or
+    ``optimal:OBJECTIVE`` (that objective always, e.g. ``optimal:shut``)."""
+    if not spec:
+        return OptimalStrategy(rules, parse_objective("score"))
+    return OptimalStrategy(rules, parse_objective(spec), aware=False, name=f"optimal:{spec}")
+
