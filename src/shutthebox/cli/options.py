@@ -85,7 +85,7 @@ _RULE_PARAMETERS = [
 
 def rule_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """Give a command the rule flags; it receives them as one ``rules: Rules`` argument."""
-    signature = inspect.signature(command)
+    signature = inspect.signature(command, eval_str=True)
     kept = [p for p in signature.parameters.values() if p.name != "rules"]
 
     @functools.wraps(command)
