@@ -11,11 +11,12 @@ from rich.console import Console
 from rich.table import Table
 
 from shutthebox.dice import format_roll, parse_roll
+from shutthebox.errors import TilesError
 from shutthebox.match import load_log
 from shutthebox.rules import Rules
 from shutthebox.solver import parse_objective, solve
 from shutthebox.solver.advice import rank_dice, rank_moves, review, total_costs
-from shutthebox.tiles import TilesError, format_tiles, mask_of, parse_tiles, tiles_of
+from shutthebox.tiles import format_tiles, mask_of, parse_tiles, tiles_of
 
 ObjectiveOption = Annotated[str, typer.Option(
     "--objective", "-o", help="score (best expected score) | shut (best chance to shut the "
@@ -159,8 +160,8 @@ def review_command(
                       format_roll(r.roll) if r.roll and r.phase == "shut" else "",
                       r.describe(r.played), r.describe(r.best), cost, style=style)
     console.print(table)
-    for player, cost in costs.items():
-        console.print(f"{player}: total cost {cost:.4f}")
+    for player, total in costs.items():
+        console.print(f"{player}: total cost {total:.4f}")
 
 
 def register(app: typer.Typer) -> None:
