@@ -478,7 +478,6 @@ class Match:
 
     def _finish(self, winners: tuple[int, ...], losers: tuple[int, ...] = ()) -> None:
         self.winners, self.losers = winners, losers
-        self._turn = None
         self._over = True
         if losers:
             self._log("loser", seats=list(losers))

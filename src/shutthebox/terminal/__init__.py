@@ -1,0 +1,1 @@
+"""The terminal game: the board drawn with rich, and the game loop."""

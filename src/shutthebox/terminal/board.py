@@ -1,0 +1,92 @@
+"""Drawing the game with rich: the box, the dice, whose turn, scores, totals and the pot."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from shutthebox.dice import Roll
+from shutthebox.match import FormatKind, Match, format_money
+from shutthebox.tiles import Tiles, tile_bit
+
+STYLES = {
+    "open": "bold black on #e8c07d",
+    "shut": "dim #5a3d1e on #2b1a0e",
+    "selected": "bold white on #2f6f3e",
+    "die": "bold black on white",
+    "turn": "bold #e8c07d",
+    "winner": "bold green",
+}
+"""The colours of the board, in one place."""
+
+DIE_FACES = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", 6: "⚅"}
+
+
+def tiles_line(tiles: int, open_tiles: Tiles) -> Text:
+    """The row of tiles: open ones raised, shut ones dark."""
+    line = Text()
+    for tile in range(1, tiles + 1):
+        is_open = bool(open_tiles & tile_bit(tile))
+        label = f" {tile:>2} " if is_open else "  · "
+        line.append(label, style=STYLES["open" if is_open else "shut"])
+        line.append(" ")
+    return line
+
+
+def dice_line(roll: Roll | None) -> Text:
+    """The dice of the last roll."""
+    if not roll:
+        return Text("dice: -")
+    line = Text("dice: ")
+    for face in roll:
+        line.append(f" {DIE_FACES[face]} {face} ", style=STYLES["die"])
+        line.append(" ")
+    if len(roll) == 2:
+        line.append(f"= {sum(roll)}")
+    return line
+
+
+def scores_table(match: Match) -> Table:
+    """Each player's score this round, total, and status."""
+    table = Table(box=None, pad_edge=False)
+    table.add_column("player")
+    table.add_column("this round", justify="right")
+    multi_round = match.config.format.kind not in (FormatKind.SOLO, FormatKind.SINGLE,
+                                                   FormatKind.BATTLE)
+    if multi_round:
+        table.add_column("total", justify="right")
+    pending = match.pending
+    for seat, name in enumerate(match.players):
+        marker = "▶ " if pending.seat == seat and not match.is_over else "  "
+        status = "" if match.active[seat] else " (out)"
+        if seat in match.winners:
+            status = " ★ winner"
+        style = STYLES["winner"] if seat in match.winners else (
+            STYLES["turn"] if pending.seat == seat else "")
+        row: list[Text | str] = [Text(marker + name + status, style=style),
+                                 str(match.round_scores.get(seat, "-"))]
+        if multi_round:
+            row.append(str(match.totals[seat]))
+        table.add_row(*row)
+    return table
+
+
+def render(match: Match, roll: Roll | None = None) -> RenderableType:
+    """The whole board for the current state of a match."""
+    config = match.config
+    title = f"Shut the Box · {config.format}"
+    if match.round and config.format.kind is not FormatKind.BATTLE:
+        title += f" · round {match.round}"
+    parts: list[RenderableType] = [tiles_line(config.rules.tiles, match.board),
+                                   dice_line(roll)]
+    pending = match.pending
+    if pending.seat is not None and not match.is_over:
+        role = {"knock": " (knocking down)", "stand": " (standing up)"}.get(pending.role, "")
+        parts.append(Text(f"{match.players[pending.seat]} to play{role}", style=STYLES["turn"]))
+    if config.format.kind is not FormatKind.SOLO or match.round_scores:
+        parts.append(scores_table(match))
+    if config.stake:
+        parts.append(Text(f"pot: {format_money(match.pot)}"))
+    return Panel(Group(*parts), title=title, border_style="#8b5a2b")
