@@ -1,4 +1,4 @@
-"""``shutthebox play``: a game in the terminal, against people and computer players."""
+"""``shutthebox play`` (lead's note to helpers: see NOTE_TO_HELPERS.md at the repo root before editing)."""
 
 from __future__ import annotations
 
@@ -113,7 +113,8 @@ def play_command(
                         "scores": {names[s]: v for s, v in match.round_scores.items()},
                         "totals": dict(zip(names, match.totals, strict=True)),
                         "rounds": match.round, "finished": finished, "log": str(path)})
-        console.print(f"game {'saved' if finished else 'saved unfinished'} to {path}")
+        console.print(f"game {'saved' if finished else 'saved unfinished'} to {path}",
+                      soft_wrap=True, highlight=False)
         if not finished:
             break
         if config.stake:

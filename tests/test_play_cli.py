@@ -1,0 +1,110 @@
+"""`shutthebox play` driven through standard input, as a person at a terminal would."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+from shutthebox.match import GameFormat, Match, MatchConfig, load_log, replay
+from shutthebox.rules import Rules
+from shutthebox.tiles import format_tiles
+
+
+def run(args: list[str], home: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "SHUTTHEBOX_HOME": str(home), "COLUMNS": "100"}
+    return subprocess.run([sys.executable, "-m", "shutthebox", "play", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120, env=env)
+
+
+def planned_answers(seed: int) -> tuple[list[str], int]:
+    """The answers a player shutting the first legal move gives, and the final score,
+    found by playing the same seeded game through the engine."""
+    match = Match(MatchConfig(Rules(), GameFormat.parse("solo"), ("Ann",)))
+    rng = random.Random(seed)
+    answers = []
+    while not match.is_over:
+        if match.pending.is_chance:
+            match.roll(rng)
+        else:
+            turn = match.pending.turn
+            assert turn is not None
+            move = turn.legal_actions()[0]
+            answers.append(format_tiles(move))
+            match.decide(move)
+    return answers, match.round_scores[0]
+
+
+def test_a_whole_human_game_through_standard_input(tmp_path: Path) -> None:
+    answers, score = planned_answers(seed=5)
+    typed = ["12", "9 9", "?", "h", *answers]
+    result = run(["--players", "Ann", "--seed", "5"], tmp_path, "\n".join(typed) + "\n")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Shut the Box · solo" in out
+    assert "tile 12 is not in a box of 9 tiles" in out
+    assert "tile 9 is named twice" in out
+    assert "legal:" in out and "hint: every legal move ranked" in out
+    assert "Hint (expected score), best first" in out
+    assert f"score {score}" in out
+    saved = [line for line in out.splitlines() if line.startswith("game saved to ")]
+    assert len(saved) == 1
+    log = load_log(Path(saved[0].removeprefix("game saved to ")))
+    assert replay(log).round_scores == {0: score}
+    assert Path(saved[0].removeprefix("game saved to ")).parent == tmp_path / "games"
+
+
+def test_quitting_asks_first_and_saves_the_game_unfinished(tmp_path: Path) -> None:
+    result = run(["--players", "Ann,Bob", "--seed", "1"], tmp_path, "q\nn\nq\ny\n")
+    assert result.returncode == 0
+    assert result.stdout.count("Quit the game in progress?") == 2
+    assert "game saved unfinished to" in result.stdout
+    logs = list((tmp_path / "games").glob("*.json"))
+    assert len(logs) == 1 and not replay(load_log(logs[0])).is_over
+
+
+def test_computer_players_play_a_whole_game_without_input(tmp_path: Path) -> None:
+    result = run(["--players", "cpu,cpu", "--seed", "7"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Winner: CPU" in result.stdout
+    again = run(["--players", "cpu,cpu", "--seed", "7", "--json"], tmp_path)
+    data = json.loads(again.stdout)
+    assert data["finished"] is True and data["winners"]
+    assert data["winners"][0] in result.stdout
+    assert replay(load_log(Path(data["log"]))).is_over
+
+
+def test_betting_session_prints_the_ledger(tmp_path: Path) -> None:
+    result = run(["--players", "cpu:random,cpu:highest-first", "--stake", "0.50",
+                  "--games", "3", "--seed", "2", "--fast"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Ledger after 3 games" in result.stdout
+    assert "pot: 1.00" in result.stdout
+
+
+def test_every_format_runs_with_computer_players(tmp_path: Path) -> None:
+    for fmt, extra in [("rounds:2", []), ("elimination:45", []), ("loser-at:60", []),
+                       ("race:100", ["--scoring", "covered"]), ("battle", [])]:
+        result = run(["--players", "cpu:random,cpu:heuristic", "--format", fmt,
+                      "--seed", "4", "--json", *extra], tmp_path)
+        assert result.returncode == 0, (fmt, result.stderr)
+        assert json.loads(result.stdout)["winners"], fmt
+
+
+def test_bad_flags_give_a_one_line_error(tmp_path: Path) -> None:
+    for args, message in [
+        (["--tiles", "13"], "tiles must be a whole number from 2 to 12, not 13"),
+        (["--format", "marathon"], "unknown format 'marathon'"),
+        (["--format", "race:200"], "a race to a target needs covered scoring"),
+        (["--players", "Ann,cpu:genius"], "unknown strategy 'genius'"),
+        (["--stake", "lots", "--players", "cpu,cpu"], "stake 'lots' is not an amount"),
+        (["--one-die", "sometimes"], "one_die must be one of"),
+    ]:
+        result = run(args, tmp_path)
+        assert result.returncode == 2, args
+        assert message in result.stderr, (args, result.stderr)
+        assert "Traceback" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
