@@ -229,7 +229,7 @@ def test_win_aware_player_takes_risks_a_score_player_does_not() -> None:
     aware, plain = make_optimal("", rules), make_optimal("score", rules)
     state = TurnState.start(rules, mask_of([1, 2, 3, 4, 9])).apply_roll((2, 5))
     # Needing to beat 2 posted, the aware player plays for the few lines that get there.
-    situation = Situation(posted=(2,), still_to_play=0)
+    situation = Situation(posted=(2,), still_to_play=0, decisive=True)
     aware_solution = aware.solution_for(situation)
     assert aware_solution.objective.name.startswith("win")
     best = aware.choose(state, situation)

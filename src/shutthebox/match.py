@@ -305,7 +305,8 @@ class Match:
         after = self.order[self.order.index(seat) + 1:]
         still = sum(1 for s in after if self.active[s] and s not in self.round_scores)
         totals = (self.totals[seat], *(self.totals[s] for s in others))
-        return Situation(posted, still, totals, max(self.round, 1))
+        decisive = self.config.format.kind is FormatKind.SINGLE
+        return Situation(posted, still, totals, max(self.round, 1), decisive)
 
     # --- acting ------------------------------------------------------------------------
 

@@ -14,7 +14,8 @@ class PlotError(ShutTheBoxError):
     """A plot file that cannot be written."""
 
 
-def _figure_path(path: Path) -> Path:
+def check_plot_path(path: Path) -> Path:
+    """The path, if a plot can be written there (its folder is created)."""
     if path.suffix.lower() not in FORMATS:
         raise PlotError(f"cannot write a plot to {str(path)!r}: use a .png or .svg file")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -24,7 +25,7 @@ def _figure_path(path: Path) -> Path:
 def plot_distribution(distribution: Mapping[int, float], path: Path, title: str,
                       exact: Mapping[int, float] | None = None) -> Path:
     """A bar chart of a score distribution, with an exact one drawn over it if given."""
-    path = _figure_path(path)
+    path = check_plot_path(path)
     import matplotlib
 
     matplotlib.use("Agg")
@@ -54,7 +55,7 @@ def plot_distribution(distribution: Mapping[int, float], path: Path, title: str,
 def plot_win_rates(names: Sequence[str], rates: Sequence[float],
                    errors: Sequence[float], path: Path, title: str) -> Path:
     """A bar chart of win rates with their confidence intervals."""
-    path = _figure_path(path)
+    path = check_plot_path(path)
     import matplotlib
 
     matplotlib.use("Agg")

@@ -35,13 +35,15 @@ class Situation:
 
     ``posted`` are the scores already posted this round by players still in the game,
     ``still_to_play`` how many play after this player in this round, ``totals`` the match
-    totals before this round (this player's first), ``round`` counts from 1.
+    totals before this round (this player's first), ``round`` counts from 1, and
+    ``decisive`` says that this round's scores alone decide the game (a single round).
     """
 
     posted: tuple[int, ...] = ()
     still_to_play: int = 0
     totals: tuple[int, ...] = ()
     round: int = 1
+    decisive: bool = False
 
 
 class Strategy(Protocol):

@@ -1,9 +1,135 @@
-"""Commands of this part of the command line (filled in by its issue)."""
+"""``shutthebox simulate`` and ``tournament``: strategies measured by playing them."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from shutthebox.match import format_money, parse_stake
+from shutthebox.plots import check_plot_path
+from shutthebox.rules import Rules
+from shutthebox.simulate import SimulationError, simulate, tournament
+
+JsonOption = Annotated[bool, typer.Option("--json", help="print JSON for scripts")]
+PlotOption = Annotated[Path | None, typer.Option(
+    "--plot", help="write a chart to this file (.png or .svg)")]
+
+
+def _progress(console: Console, enabled: bool) -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    TimeRemainingColumn(), console=console, disable=not enabled,
+                    transient=True)
+
+
+def simulate_command(
+    rules: Rules,
+    strategy: Annotated[str, typer.Option(
+        "--strategy", "-s", help="optimal, optimal:shut, highest-first, fewest-tiles, random, "
+        "...")] = "optimal",
+    games: Annotated[int, typer.Option("--games", "-n", help="turns to play")] = 1_000_000,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the dice")] = 0,
+    as_json: JsonOption = False,
+    plot: PlotOption = None,
+) -> None:
+    """Play many single turns of a strategy and compare the figures with the exact ones."""
+    if games < 1:
+        raise SimulationError(f"--games must be at least 1, not {games}")
+    if plot is not None:
+        check_plot_path(plot)
+    console = Console(stderr=as_json)
+    with _progress(console, not as_json and games >= 2_000_000) as bar:
+        task = bar.add_task(f"{strategy}: playing", total=games)
+        result = simulate(rules, strategy, games, seed,
+                          progress=lambda done: bar.update(task, completed=done))
+    if plot is not None:
+        from shutthebox.plots import plot_distribution
+
+        plot_distribution(result.distribution, plot,
+                          f"{strategy}: {games:,} simulated turns over the exact distribution",
+                          exact=result.exact_distribution)
+    if as_json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return
+    apart = result.to_dict()["exact"]["mean_score_standard_errors_apart"]
+    low, high = result.mean_score_ci
+    p_low, p_high = result.p_shut_ci
+    table = Table(title=f"{strategy}: {games:,} turns ({result.path} path, "
+                        f"{result.turns_per_second:,.0f} turns/s)")
+    for column in ("", "simulated", "95 % interval", "exact"):
+        table.add_column(column, justify="right")
+    table.add_row("mean score", f"{result.mean_score:.4f}", f"{low:.4f} – {high:.4f}",
+                  f"{result.exact_mean_score:.4f}")
+    table.add_row("shut the box", f"{result.p_shut * 100:.3f} %",
+                  f"{p_low * 100:.3f} – {p_high * 100:.3f} %",
+                  f"{result.exact_p_shut * 100:.3f} %")
+    console.print(table)
+    console.print(f"the simulated mean is {apart:+.2f} standard errors from the exact value")
+    if plot is not None:
+        console.print(f"plot written to {plot}")
+
+
+def tournament_command(
+    rules: Rules,
+    players: Annotated[str, typer.Option(
+        "--players", help="comma-separated strategies, one per seat")] =
+        "optimal,highest-first,fewest-tiles",
+    game_format: Annotated[str, typer.Option(
+        "--format", help="single | rounds:R | elimination:L | loser-at:L | race:T | battle")]
+        = "single",
+    matches: Annotated[int, typer.Option("--matches", "-n", help="matches to play")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="seed of the dice")] = 0,
+    stake: Annotated[str | None, typer.Option(
+        "--stake", help="every player antes this much each match")] = None,
+    as_json: JsonOption = False,
+    plot: PlotOption = None,
+) -> None:
+    """Play whole matches between strategies, seats rotated, and report win rates."""
+    names = [name.strip() for name in players.split(",") if name.strip()]
+    if plot is not None:
+        check_plot_path(plot)
+    console = Console(stderr=as_json)
+    with _progress(console, not as_json and matches >= 200) as bar:
+        task = bar.add_task("matches", total=matches)
+        result = tournament(rules, names, game_format, matches, seed,
+                            parse_stake(stake) if stake else 0,
+                            progress=lambda done: bar.update(task, completed=done))
+    if plot is not None:
+        from shutthebox.plots import plot_win_rates
+
+        rates = [result.win_rate(n) for n in names]
+        errors = [result.win_rate(n) - result.win_rate_ci(n)[0] for n in names]
+        plot_win_rates(names, rates, errors, plot,
+                       f"{result.format}: win rates over {matches:,} matches")
+    if as_json:
+        print(json.dumps(result.to_dict(), indent=2))
+        return
+    table = Table(title=f"{result.format}, {matches:,} matches, "
+                        f"{result.mean_rounds:.2f} rounds per match")
+    for column in ("strategy", "win rate", "95 % interval"):
+        table.add_column(column, justify="right")
+    if result.stake:
+        table.add_column("winnings per game", justify="right")
+    for name in names:
+        low, high = result.win_rate_ci(name)
+        row = [name, f"{result.win_rate(name) * 100:.2f} %",
+               f"{low * 100:.2f} – {high * 100:.2f} %"]
+        if result.stake:
+            row.append(format_money(round(result.winnings[name] / matches)))
+        table.add_row(*row)
+    console.print(table)
+    if plot is not None:
+        console.print(f"plot written to {plot}")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the app."""
+    """Add the simulation commands."""
+    from shutthebox.cli.options import rule_options
+
+    app.command("simulate")(rule_options(simulate_command))
+    app.command("tournament")(rule_options(tournament_command))

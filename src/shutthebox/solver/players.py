@@ -1,8 +1,8 @@
 """Computer players built on the solver.
 
-``optimal`` plays one objective perfectly. In a round where it knows the scores already
-posted, or that others will play after it, it plays to *win*: it maximises its share of the
-win (a k-way tie is worth 1/k; a shut box wins at once when the rules say so), assuming each
+``optimal`` plays one objective perfectly. In a single round (where the round decides the
+game) that it shares with others, knowing the scores already posted, it plays to *win*: it
+maximises its share of the win (a k-way tie is worth 1/k; a shut box wins at once when the rules say so), assuming each
 player still to come plays to beat or tie the best score before them (a tie counted half).
 
 >>> import random
@@ -99,7 +99,7 @@ class OptimalStrategy:
 
     def solution_for(self, situation: Situation) -> Solution:
         """The solution this player follows in a situation."""
-        if self.aware and (situation.posted or situation.still_to_play):
+        if self.aware and situation.decisive and (situation.posted or situation.still_to_play):
             return win_solution(self.rules, tuple(sorted(situation.posted)),
                                 situation.still_to_play)
         return solve(self.rules, self.objective)
