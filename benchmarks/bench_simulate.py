@@ -1,0 +1,59 @@
+"""Single-turn simulation speed: optimal play on 9 and 12 tiles, one core and both cores,
+each beside a plain Python loop playing the same strategy in the same run.
+
+Goals on the two-core machine: 9 tiles at least 25 M turns/s on both cores and 10 M on
+one; 12 tiles at least half that. Prints figures; asserts nothing.
+
+    python benchmarks/bench_simulate.py
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numba
+
+from shutthebox.rules import Rules, preset
+from shutthebox.simulate import simulate
+from shutthebox.solver import solve
+from shutthebox.turn import TurnState
+
+
+def python_loop(rules: Rules, games: int) -> float:
+    """Turns per second of a plain Python loop over the turn machine (optimal play)."""
+    solution = solve(rules, "score")
+    rng = random.Random(1)
+    began = time.perf_counter()
+    for _ in range(games):
+        state = TurnState.start(rules)
+        while not state.is_over:
+            if state.is_chance:
+                state = state.roll_with(rng)
+            elif state.roll is None or state.phase.value == "choose-dice":
+                state = state.choose_dice(solution.best_dice(state.open_tiles))
+            else:
+                state = state.shut(solution.best_move(state.open_tiles, state.roll))
+    return games / (time.perf_counter() - began)
+
+
+def main() -> None:
+    began = time.perf_counter()
+    simulate(Rules(), "optimal", 10, seed=0, exact=False)
+    print(f"numba compile and first call: {time.perf_counter() - began:.2f} s "
+          "(cached on disk afterwards)")
+    for name, rules, goal_two, goal_one in [("9 tiles", Rules(), 25e6, 10e6),
+                                             ("12 tiles", preset("box-12"), 12.5e6, 5e6)]:
+        baseline = python_loop(rules, 20_000)
+        for threads, goal in ((1, goal_one), (numba.config.NUMBA_NUM_THREADS, goal_two)):
+            numba.set_num_threads(threads)
+            simulate(rules, "optimal", 1000, seed=1, exact=False)
+            result = simulate(rules, "optimal", 20_000_000, seed=2, exact=False)
+            rate = result.turns_per_second
+            print(f"{name}, optimal, {threads} thread(s): {rate / 1e6:6.1f} M turns/s "
+                  f"(goal {goal / 1e6:.1f} M: {rate / goal:.2f}x; "
+                  f"plain Python loop {baseline / 1e3:.1f} k turns/s: {rate / baseline:,.0f}x)")
+
+
+if __name__ == "__main__":
+    main()
