@@ -45,7 +45,7 @@ def main() -> None:
     for name, rules, goal_two, goal_one in [("9 tiles", Rules(), 25e6, 10e6),
                                              ("12 tiles", preset("box-12"), 12.5e6, 5e6)]:
         baseline = python_loop(rules, 20_000)
-        for threads, goal in ((1, goal_one), (numba.config.NUMBA_NUM_THREADS, goal_two)):
+        for threads, goal in ((1, goal_one), (numba.get_num_threads(), goal_two)):
             numba.set_num_threads(threads)
             simulate(rules, "optimal", 1000, seed=1, exact=False)
             result = simulate(rules, "optimal", 20_000_000, seed=2, exact=False)

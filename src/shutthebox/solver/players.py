@@ -2,8 +2,9 @@
 
 ``optimal`` plays one objective perfectly. In a single round (where the round decides the
 game) that it shares with others, knowing the scores already posted, it plays to *win*: it
-maximises its share of the win (a k-way tie is worth 1/k; a shut box wins at once when the rules say so), assuming each
-player still to come plays to beat or tie the best score before them (a tie counted half).
+maximises its share of the win (a k-way tie is worth 1/k; a shut box wins at once when the
+rules say so), assuming each player still to come plays to beat or tie the best score before
+them (a tie counted half).
 
 >>> import random
 >>> from shutthebox.rules import Rules
