@@ -1,0 +1,116 @@
+"""Storage with SQLAlchemy 2: one row per game, one row per event of its log.
+
+SQLite (a file in the data folder) by default; any database by URL. A game's events are
+appended in the same transaction that moves its ``event_count`` on, so a request that acts
+on a game either stores all it did or nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+    select,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+from shutthebox.paths import data_dir
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[list[Any]] = mapped_column(JSON)
+    """Per seat: null for a human, or the computer strategy's name."""
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    event_count: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[datetime] = mapped_column(DateTime)
+    updated: Mapped[datetime] = mapped_column(DateTime)
+
+
+class EventRow(Base):
+    __tablename__ = "events"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    data: Mapped[str] = mapped_column(Text)
+
+
+class PlayerResultRow(Base):
+    """One finished turn-based game's result for one human or computer player."""
+
+    __tablename__ = "results"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(String(80), index=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    format: Mapped[str] = mapped_column(String(32))
+    won: Mapped[float] = mapped_column()
+    scores: Mapped[list[int]] = mapped_column(JSON)
+    """The player's turn scores in this game."""
+    shut_boxes: Mapped[int] = mapped_column(Integer)
+    finished: Mapped[datetime] = mapped_column(DateTime)
+
+
+def default_url() -> str:
+    return f"sqlite:///{data_dir() / 'shutthebox.sqlite'}"
+
+
+def make_engine(url: str | None = None) -> Engine:
+    """An engine for the URL (the default SQLite file if None), with the tables created."""
+    url = url or default_url()
+    sqlite = url.startswith("sqlite")
+    engine = create_engine(url, connect_args={"check_same_thread": False} if sqlite else {},
+                           pool_pre_ping=not sqlite)
+    if sqlite:
+        @event.listens_for(engine, "connect")
+        def _pragmas(connection: Any, _record: Any) -> None:
+            cursor = connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA busy_timeout=5000")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+    Base.metadata.create_all(engine)
+    return engine
+
+
+def sessions(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(engine, expire_on_commit=False)
+
+
+def now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def load_events(session: Session, game_id: str, since: int = 0) -> list[dict[str, Any]]:
+    rows = session.scalars(select(EventRow).where(EventRow.game_id == game_id,
+                                                  EventRow.position >= since)
+                           .order_by(EventRow.position))
+    return [json.loads(row.data) for row in rows]
+
+
+def append_events(session: Session, game: GameRow, events: list[dict[str, Any]]) -> None:
+    for offset, item in enumerate(events):
+        session.add(EventRow(game_id=game.id, position=game.event_count + offset,
+                             data=json.dumps(item)))
+    game.event_count += len(events)
+    game.updated = now()
