@@ -24,10 +24,18 @@ def key(observation: dict[str, object]) -> tuple[int, ...]:
             int(observation["phase"]))  # type: ignore[call-overload]
 
 
+def optimistic(state: tuple[int, ...]) -> float:
+    """The most any action can still earn: the sum of the open tiles (drives exploration)."""
+    return float(sum(i + 1 for i in range(12) if state[0] >> i & 1))
+
+
+def value(q: dict[tuple[int, ...], dict[int, float]], state: tuple[int, ...], action: int) -> float:
+    return q[state].get(action, optimistic(state))
+
+
 def greedy(q: dict[tuple[int, ...], dict[int, float]], state: tuple[int, ...],
            legal: np.ndarray) -> int:
-    values = q[state]
-    return int(max(legal, key=lambda a: values.get(int(a), 0.0)))
+    return int(max(legal, key=lambda a: value(q, state, int(a))))
 
 
 def main() -> None:
@@ -40,7 +48,7 @@ def main() -> None:
     env = ShutTheBoxEnv(rules="classic", reward="score")
     rng = np.random.default_rng(args.seed)
     q: dict[tuple[int, ...], dict[int, float]] = defaultdict(dict)
-    alpha, epsilon = 0.1, 0.1
+    alpha, epsilon = 0.05, 0.05
     observation, info = env.reset(seed=args.seed)
     optimum = info["optimal_value"]
     for episode in range(args.episodes):
@@ -52,10 +60,10 @@ def main() -> None:
             observation, reward, done, _, info = env.step(action)
             future = 0.0
             if not done:
-                nxt = q[key(observation)]
-                future = max((nxt.get(int(a), 0.0) for a in np.flatnonzero(info["action_mask"])),
-                             default=0.0)
-            old = q[state].get(action, 0.0)
+                following = key(observation)
+                future = max(value(q, following, int(a))
+                             for a in np.flatnonzero(info["action_mask"]))
+            old = value(q, state, action)
             q[state][action] = old + alpha * (float(reward) + future - old)
         if (episode + 1) % 100_000 == 0:
             print(f"  {episode + 1:,} episodes, {len(q):,} states seen")
