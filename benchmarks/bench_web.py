@@ -45,9 +45,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=15.0)
+    parser.add_argument("--workers", type=int, default=2, help="server processes")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as home:
-        server = Server(Path(home)).start()
+        server = Server(Path(home), workers=args.workers).start()
         try:
             latencies: list[float] = []
             lock = threading.Lock()
@@ -66,7 +67,8 @@ def main() -> None:
     rate = len(ordered) / elapsed
     p50 = statistics.median(ordered) * 1000
     p99 = ordered[int(0.99 * (len(ordered) - 1))] * 1000
-    print(f"{args.games} games at once, SQLite, {elapsed:.1f} s: {len(ordered)} moves, "
+    print(f"{args.games} games at once, SQLite, {args.workers} server process(es), "
+          f"{elapsed:.1f} s: {len(ordered)} moves, "
           f"{rate:.0f} moves/s (goal 500: {rate / 500:.2f}x); "
           f"p50 {p50:.1f} ms, p99 {p99:.1f} ms (goal 50 ms: {p99 / 50:.2f}x)")
 

@@ -24,8 +24,9 @@ def free_port() -> int:
 class Server:
     """Starts, kills (-9) and restarts the server on one SQLite file."""
 
-    def __init__(self, home: Path) -> None:
+    def __init__(self, home: Path, workers: int = 1) -> None:
         self.home = home
+        self.workers = workers
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
@@ -33,7 +34,8 @@ class Server:
     def start(self) -> Server:
         env = {**os.environ, "SHUTTHEBOX_HOME": str(self.home)}
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "shutthebox", "serve", "--port", str(self.port)],
+            [sys.executable, "-m", "shutthebox", "serve", "--port", str(self.port),
+             "--workers", str(self.workers)],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

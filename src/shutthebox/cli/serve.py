@@ -13,17 +13,23 @@ def serve_command(
     database_url: Annotated[str | None, typer.Option(
         "--database-url", help="SQLAlchemy URL of the database (default: a SQLite file in "
         "the data folder, see the README)")] = None,
+    workers: Annotated[int, typer.Option(
+        "--workers", min=1, max=16, help="server processes (they share the database)")] = 1,
 ) -> None:
     """Serve the web app: play in the browser, with hints, history and statistics."""
+    import os
+
     import uvicorn
 
-    from shutthebox.web.app import create_app
-    from shutthebox.web.storage import default_url
+    from shutthebox.web.storage import default_url, make_engine
 
-    app = create_app(database_url)
-    print(f"Shut the Box is at http://{host}:{port}/  (games stored in "
-          f"{database_url or default_url()}; Ctrl+C stops)", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    url = database_url or default_url()
+    make_engine(url).dispose()   # a bad URL fails here, with a clear message
+    os.environ["SHUTTHEBOX_DATABASE_URL"] = url
+    print(f"Shut the Box is at http://{host}:{port}/  (games stored in {url}; "
+          "Ctrl+C stops)", flush=True)
+    uvicorn.run("shutthebox.web.app:app_from_environment", factory=True, host=host,
+                port=port, workers=workers, log_level="warning")
 
 
 def register(app: typer.Typer) -> None:

@@ -6,6 +6,7 @@ out of turn 409; each answer has a ``detail`` message. Never a 500 for bad input
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.match import GameFormat, MatchConfig, parse_stake
@@ -66,6 +68,11 @@ def create_app(database_url: str | None = None, engine: Engine | None = None) ->
     @app.exception_handler(NotYourTurnError)
     async def out_of_turn(_: Request, error: NotYourTurnError) -> JSONResponse:
         return JSONResponse({"detail": str(error)}, status_code=409)
+
+    @app.exception_handler(IntegrityError)
+    async def raced(_: Request, error: IntegrityError) -> JSONResponse:
+        return JSONResponse({"detail": "the game changed while this request was made: "
+                                       "load it again and retry"}, status_code=409)
 
     @app.exception_handler(ShutTheBoxError)
     async def bad_input(_: Request, error: ShutTheBoxError) -> JSONResponse:
@@ -143,3 +150,8 @@ def create_app(database_url: str | None = None, engine: Engine | None = None) ->
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+def app_from_environment() -> FastAPI:
+    """The app for ``$SHUTTHEBOX_DATABASE_URL`` (how ``shutthebox serve`` starts workers)."""
+    return create_app(os.environ.get("SHUTTHEBOX_DATABASE_URL"))

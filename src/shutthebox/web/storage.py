@@ -23,9 +23,15 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from shutthebox.errors import ShutTheBoxError
 from shutthebox.paths import data_dir
+
+
+class StorageError(ShutTheBoxError):
+    """A database that cannot be used."""
 
 
 class Base(DeclarativeBase):
@@ -78,8 +84,11 @@ def make_engine(url: str | None = None) -> Engine:
     """An engine for the URL (the default SQLite file if None), with the tables created."""
     url = url or default_url()
     sqlite = url.startswith("sqlite")
-    engine = create_engine(url, connect_args={"check_same_thread": False} if sqlite else {},
-                           pool_pre_ping=not sqlite)
+    try:
+        engine = create_engine(url, connect_args={"check_same_thread": False} if sqlite else {},
+                               pool_pre_ping=not sqlite)
+    except (ArgumentError, NoSuchModuleError, ImportError) as error:
+        raise StorageError(f"cannot use the database URL {url!r}: {error}") from None
     if sqlite:
         @event.listens_for(engine, "connect")
         def _pragmas(connection: Any, _record: Any) -> None:
@@ -89,7 +98,10 @@ def make_engine(url: str | None = None) -> Engine:
             cursor.execute("PRAGMA busy_timeout=5000")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
-    Base.metadata.create_all(engine)
+    try:
+        Base.metadata.create_all(engine)
+    except OperationalError as error:
+        raise StorageError(f"cannot open the database {url!r}: {error.orig}") from None
     return engine
 
 
