@@ -1,4 +1,4 @@
-"""``shutthebox play`` (lead's note to helpers: see NOTE_TO_HELPERS.md at the repo root before editing)."""
+"""``shutthebox play``: a game in the terminal, against people and computer players."""
 
 from __future__ import annotations
 

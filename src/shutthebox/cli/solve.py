@@ -1,4 +1,4 @@
-"""``shutthebox solve``, ``hint`` and ``review`` (lead's note to helpers: see NOTE_TO_HELPERS.md at the repo root before editing)."""
+"""``shutthebox solve``, ``hint`` and ``review``: the exact solver from the command line."""
 
 from __future__ import annotations
 
