@@ -5,7 +5,7 @@ Importing this module registers ``shutthebox/ShutTheBox-v0``:
 >>> import gymnasium
 >>> import shutthebox.envs
 >>> env = gymnasium.make("shutthebox/ShutTheBox-v0", rules="family-12", reward="beat:10")
->>> env.action_space.n
+>>> int(env.action_space.n)
 4098
 """
 
