@@ -24,6 +24,7 @@ from shutthebox.dice import roll_outcomes
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.rules import Rules
 from shutthebox.simulate.fast import play_turns
+from shutthebox.solver.evaluate import Policy, final_distribution, score_distribution
 from shutthebox.solver.players import OptimalStrategy
 from shutthebox.strategies import RandomStrategy, Situation, Strategy, make_strategy
 from shutthebox.turn import TurnState
@@ -60,36 +61,6 @@ def policy_tables(rules: Rules, strategy: Strategy) -> PolicyTables | None:
                 if not rolled.is_over:
                     moves[d][open_tiles, i] = strategy.choose(rolled, Situation())
     return dice, moves
-
-
-Policy = Callable[[TurnState], dict[int, float]]
-"""The probabilities of each action a strategy takes at a decision node."""
-
-
-def exact_final_distribution(rules: Rules, policy: Policy) -> dict[int, float]:
-    """The exact distribution of the final open tiles of a turn played by ``policy``."""
-    mass = np.zeros(1 << rules.tiles)
-    mass[rules.full] = 1.0
-    finals: dict[int, float] = {}
-    for open_tiles in range(rules.full, 0, -1):
-        here = float(mass[open_tiles])
-        if here == 0.0:
-            continue
-        start = TurnState.before_roll(rules, open_tiles)
-        choices = policy(start) if start.is_decision else {start.dice: 1.0}
-        for dice, q in choices.items():
-            rolling = start.choose_dice(dice) if start.is_decision else start
-            for roll, p in rolling.chance_outcomes():
-                rolled = rolling.apply_roll(roll)
-                share = here * q * float(p)
-                if rolled.is_over:
-                    finals[open_tiles] = finals.get(open_tiles, 0.0) + share
-                    continue
-                for move, r in policy(rolled).items():
-                    mass[open_tiles & ~move] += share * r
-    if mass[0]:
-        finals[0] = float(mass[0])
-    return finals
 
 
 def strategy_policy(strategy: Strategy) -> Policy:
@@ -150,19 +121,12 @@ class SimulationResult:
 
     @property
     def distribution(self) -> dict[int, float]:
-        counts: dict[int, float] = {}
-        for mask in np.nonzero(self.finals)[0]:
-            score = self.rules.score(int(mask))
-            counts[score] = counts.get(score, 0.0) + float(self.finals[mask]) / self.games
-        return dict(sorted(counts.items()))
+        return score_distribution(self.rules, {int(mask): float(self.finals[mask]) / self.games
+                                               for mask in np.nonzero(self.finals)[0]})
 
     @property
     def exact_distribution(self) -> dict[int, float]:
-        counts: dict[int, float] = {}
-        for mask, p in self.exact_finals.items():
-            score = self.rules.score(mask)
-            counts[score] = counts.get(score, 0.0) + p
-        return dict(sorted(counts.items()))
+        return score_distribution(self.rules, self.exact_finals)
 
     @property
     def exact_mean_score(self) -> float:
@@ -242,5 +206,5 @@ def simulate(rules: Rules, strategy: str | Strategy, games: int, seed: int = 0,
     result = SimulationResult(rules, name, games, seed,
                               "table" if tables is not None else "general", finals, seconds)
     if exact:
-        result.exact_finals = exact_final_distribution(rules, strategy_policy(player))
+        result.exact_finals = final_distribution(rules, strategy_policy(player))
     return result

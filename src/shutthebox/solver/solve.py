@@ -30,9 +30,10 @@ import numpy.typing as npt
 
 from shutthebox.dice import Roll, roll_outcomes
 from shutthebox.rules import Rules
+from shutthebox.solver.evaluate import final_distribution, score_distribution
 from shutthebox.solver.objectives import Number, Objective, parse_objective
 from shutthebox.tiles import Tiles
-from shutthebox.turn import legal_moves
+from shutthebox.turn import Phase, TurnState, legal_moves
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -180,11 +181,7 @@ class Solution:
     @property
     def distribution(self) -> dict[int, Any]:
         """The exact distribution of the turn's score under the optimal policy."""
-        scores: dict[int, Any] = {}
-        for tiles, p in self.final_distribution.items():
-            score = self.rules.score(tiles)
-            scores[score] = scores.get(score, 0) + p
-        return dict(sorted(scores.items()))
+        return score_distribution(self.rules, self.final_distribution)
 
     @property
     def p_shut(self) -> Any:
@@ -208,26 +205,12 @@ class Solution:
 
 @lru_cache(maxsize=256)
 def _final_distribution(solution: Solution) -> dict[Tiles, Any]:
-    rules = solution.rules
-    zero: Any = Fraction(0) if solution.exact else 0.0
-    mass: dict[Tiles, Any] = {rules.full: Fraction(1) if solution.exact else 1.0}
-    finals: dict[Tiles, Any] = {}
-    for open_tiles in range(rules.full, -1, -1):
-        here = mass.pop(open_tiles, zero)
-        if not here:
-            continue
-        if open_tiles == 0:
-            finals[0] = finals.get(0, zero) + here
-            continue
-        dice = solution.best_dice(open_tiles)
-        for roll, p in roll_outcomes(dice):
-            share = here * (p if solution.exact else float(p))
-            move = solution.best_move(open_tiles, roll)
-            if move:
-                mass[open_tiles & ~move] = mass.get(open_tiles & ~move, zero) + share
-            else:
-                finals[open_tiles] = finals.get(open_tiles, zero) + share
-    return dict(sorted(finals.items()))
+    def best(state: TurnState) -> dict[int, int]:
+        if state.phase is Phase.CHOOSE_DICE:
+            return {solution.best_dice(state.open_tiles): 1}
+        assert state.roll is not None
+        return {solution.best_move(state.open_tiles, state.roll): 1}
+    return final_distribution(solution.rules, best, solution.exact)
 
 
 @lru_cache(maxsize=64)
