@@ -42,10 +42,11 @@ def main() -> None:
     simulate(Rules(), "optimal", 10, seed=0, exact=False)
     print(f"numba compile and first call: {time.perf_counter() - began:.2f} s "
           "(cached on disk afterwards)")
+    threads_available = numba.get_num_threads()
     for name, rules, goal_two, goal_one in [("9 tiles", Rules(), 25e6, 10e6),
                                              ("12 tiles", preset("box-12"), 12.5e6, 5e6)]:
         baseline = python_loop(rules, 20_000)
-        for threads, goal in ((1, goal_one), (numba.get_num_threads(), goal_two)):
+        for threads, goal in ((1, goal_one), (threads_available, goal_two)):
             numba.set_num_threads(threads)
             simulate(rules, "optimal", 1000, seed=1, exact=False)
             result = simulate(rules, "optimal", 20_000_000, seed=2, exact=False)
@@ -55,5 +56,35 @@ def main() -> None:
                   f"plain Python loop {baseline / 1e3:.1f} k turns/s: {rate / baseline:,.0f}x)")
 
 
+def rounds(players: int = 4) -> None:
+    """Single-round games where every seat plays the posted-score-aware optimal player."""
+    from shutthebox.match import GameFormat, Match, MatchConfig, play_out
+    from shutthebox.simulate.rounds import RoundTables, play_rounds
+    from shutthebox.strategies import make_strategy
+
+    rules = Rules()
+    began = time.perf_counter()
+    tables = RoundTables.build(rules, players)
+    print(f"{players}-player single rounds: {len(tables.dice)} policy tables built in "
+          f"{time.perf_counter() - began:.1f} s")
+    seats = {s: make_strategy("optimal", rules, random.Random(s)) for s in range(players)}
+    rng = random.Random(1)
+    names = tuple(f"P{s}" for s in range(players))
+    began = time.perf_counter()
+    for _ in range(2000):
+        play_out(Match(MatchConfig(rules, GameFormat.parse("single"), names)), seats, rng)
+    baseline = 2000 / (time.perf_counter() - began)
+    play_rounds(tables, 1000, seed=1)
+    for threads in (1, numba.get_num_threads()):
+        numba.set_num_threads(threads)
+        began = time.perf_counter()
+        play_rounds(tables, 10_000_000, seed=2)
+        rate = 10_000_000 / (time.perf_counter() - began)
+        print(f"{players}-player single rounds, {threads} thread(s): {rate / 1e6:5.2f} M games/s "
+              f"(goal 1 M: {rate / 1e6:.2f}x; match engine in Python {baseline:,.0f} games/s: "
+              f"{rate / baseline:,.0f}x)")
+
+
 if __name__ == "__main__":
     main()
+    rounds()

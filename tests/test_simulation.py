@@ -136,3 +136,26 @@ def test_bad_input_is_a_one_line_error(args: list[str], message: str) -> None:
     result = run(*args)
     assert result.returncode == 2
     assert message in result.stderr and "Traceback" not in result.stderr
+
+
+def test_fast_single_rounds_agree_with_the_match_engine() -> None:
+    from shutthebox.match import GameFormat, Match, MatchConfig, play_out
+    from shutthebox.simulate.rounds import RoundTables, play_rounds
+
+    rules = Rules(tiles=5, one_die=OneDie.HIGH_SHUT)
+    tables = RoundTables.build(rules, players=3)
+    fast = play_rounds(tables, games=200_000, seed=9) / 200_000
+    assert fast.sum() == pytest.approx(1.0)
+    players = {seat: make_strategy("optimal", rules, random.Random(seat)) for seat in range(3)}
+    rng = random.Random(4)
+    shares = np.zeros(3)
+    games = 3000
+    for _ in range(games):
+        match = Match(MatchConfig(rules, GameFormat.parse("single"), ("a", "b", "c")))
+        play_out(match, players, rng)
+        for seat in match.winners:
+            shares[seat] += 1 / len(match.winners)
+    slow = shares / games
+    for seat in range(3):
+        se = (slow[seat] * (1 - slow[seat]) / games) ** 0.5
+        assert abs(slow[seat] - fast[seat]) < 4 * se
