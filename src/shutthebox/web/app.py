@@ -54,6 +54,41 @@ class Shut(SeatAction):
     tiles: list[int] = Field(min_length=1, max_length=12)
 
 
+class Pending(BaseModel):
+    kind: str = Field(description="roll, choose-dice, shut, roll-off or over")
+    seat: int | None
+    role: str = Field(description="turn, or knock / stand in a battle")
+    human: bool = Field(description="whether a human must act now")
+    roll: list[int] | None
+    dice: int | None
+    legal: list[list[int]] = Field(description="the tiles of every legal move, for a shut")
+    dice_choices: list[int]
+
+
+class GameState(BaseModel):
+    """A game as the page sees it (the answer of every action)."""
+
+    id: str
+    status: str
+    rules: dict[str, Any]
+    format: str
+    players: list[dict[str, Any]]
+    stake: int = Field(description="each player's ante, in cents")
+    pot: int
+    pending: Pending
+    board: list[int] = Field(description="the open tiles")
+    round: int
+    round_scores: dict[str, int]
+    totals: list[int]
+    active: list[bool]
+    winners: list[int]
+    losers: list[int]
+    payouts: dict[str, int]
+    event_count: int
+    since: int
+    events: list[dict[str, Any]] = Field(description="the log from position since")
+
+
 def create_app(database_url: str | None = None, engine: Engine | None = None) -> FastAPI:
     """The app, storing games at ``database_url`` (the default SQLite file if None)."""
     service = GameService(engine or make_engine(database_url))
@@ -89,40 +124,41 @@ def create_app(database_url: str | None = None, engine: Engine | None = None) ->
         """Computer players by strength."""
         return dict(STRENGTHS)
 
-    @app.post("/api/games", status_code=201)
-    def new_game(body: NewGame) -> dict[str, Any]:
+    @app.post("/api/games", status_code=201, response_model=GameState)
+    async def new_game(body: NewGame) -> JSONResponse:
         """Start a game; computer seats play at once until a human must act."""
         base = preset(body.preset) if body.preset else Rules()
         rules = base.replace(**body.rules) if body.rules else base
         names = tuple(seat.name for seat in body.players)
         fmt = GameFormat.parse(body.format or ("solo" if len(names) == 1 else "single"))
         config = MatchConfig(rules, fmt, names, parse_stake(body.stake) if body.stake else 0)
-        return service.create(config, [SeatSpec(s.name, s.computer) for s in body.players])
+        return JSONResponse(service.create(config, [SeatSpec(s.name, s.computer)
+                                                    for s in body.players]), status_code=201)
 
     @app.get("/api/games")
     def games() -> list[dict[str, Any]]:
         """Recent games, finished and unfinished, newest first."""
         return service.list_games()
 
-    @app.get("/api/games/{game_id}")
-    def game(game_id: str, since: int = 0) -> dict[str, Any]:
+    @app.get("/api/games/{game_id}", response_model=GameState)
+    async def game(game_id: str, since: int = 0) -> JSONResponse:
         """A game's state, with its events from position ``since``."""
-        return service.state(game_id, max(since, 0))
+        return JSONResponse(service.state(game_id, max(since, 0)))
 
-    @app.post("/api/games/{game_id}/roll")
-    def roll(game_id: str, body: SeatAction | None = None) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/roll", response_model=GameState)
+    async def roll(game_id: str, body: SeatAction | None = None) -> JSONResponse:
         """Roll the dice for the human to act (the server rolls them)."""
-        return service.roll(game_id, body.seat if body else None)
+        return JSONResponse(service.roll(game_id, body.seat if body else None))
 
-    @app.post("/api/games/{game_id}/dice")
-    def dice(game_id: str, body: DiceChoice) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/dice", response_model=GameState)
+    async def dice(game_id: str, body: DiceChoice) -> JSONResponse:
         """Choose one or two dice, and roll them."""
-        return service.choose_dice(game_id, body.seat, body.dice)
+        return JSONResponse(service.choose_dice(game_id, body.seat, body.dice))
 
-    @app.post("/api/games/{game_id}/shut")
-    def shut(game_id: str, body: Shut) -> dict[str, Any]:
+    @app.post("/api/games/{game_id}/shut", response_model=GameState)
+    async def shut(game_id: str, body: Shut) -> JSONResponse:
         """Shut tiles for the current roll."""
-        return service.shut(game_id, body.seat, body.tiles)
+        return JSONResponse(service.shut(game_id, body.seat, body.tiles))
 
     @app.get("/api/games/{game_id}/hint")
     def hint(game_id: str) -> dict[str, Any]:
