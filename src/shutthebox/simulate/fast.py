@@ -36,20 +36,21 @@ def _splitmix(x: np.uint64) -> np.uint64:  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _play_turn(start: np.int64, key: np.uint64, dice: npt.NDArray[np.int8],  # pragma: no cover
-               moves1: npt.NDArray[np.int16], moves2: npt.NDArray[np.int16],
-               index2: npt.NDArray[np.int64]) -> np.int64:
+def play_turn(table: np.int64, start: np.int64, key: np.uint64,  # pragma: no cover - compiled
+              dice: npt.NDArray[np.int8], moves1: npt.NDArray[np.int16],
+              moves2: npt.NDArray[np.int16], index2: npt.NDArray[np.int64]) -> np.int64:
+    """One turn from ``start`` with the policy ``table`` of stacked tables; the final tiles."""
     open_tiles = start
     step = np.uint64(0)
     while open_tiles != 0:
         bits = _splitmix(key + step)
         step += np.uint64(1)
         a = np.int64(bits % np.uint64(6))
-        if dice[open_tiles] == 1:
-            move = moves1[open_tiles, a]
+        if dice[table, open_tiles] == 1:
+            move = moves1[table, open_tiles, a]
         else:
             b = np.int64((bits >> np.uint64(32)) % np.uint64(6))
-            move = moves2[open_tiles, index2[a, b]]
+            move = moves2[table, open_tiles, index2[a, b]]
         if move == 0:
             break
         open_tiles &= ~np.int64(move)
@@ -64,7 +65,7 @@ def _play_chunk(first: np.int64, count: np.int64, seed: np.uint64,  # pragma: no
     base = _splitmix(seed)
     for i in prange(count):
         key = _splitmix(base ^ np.uint64(first + i)) << np.uint64(8)
-        out[i] = _play_turn(start, key, dice, moves1, moves2, index2)
+        out[i] = play_turn(np.int64(0), start, key, dice, moves1, moves2, index2)
 
 
 def play_turns(first: int, count: int, seed: int, start: int, dice: npt.NDArray[np.int8],
@@ -74,5 +75,6 @@ def play_turns(first: int, count: int, seed: int, start: int, dice: npt.NDArray[
     if out is None or len(out) < count:
         out = np.empty(count, dtype=np.int16)
     _play_chunk(np.int64(first), np.int64(count), np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
-                np.int64(start), dice, moves[1], moves[2], two_dice_index(), out)
+                np.int64(start), dice[None], moves[1][None], moves[2][None], two_dice_index(),
+                out)
     return out[:count]

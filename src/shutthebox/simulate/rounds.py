@@ -22,7 +22,7 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from shutthebox.rules import Rules
-from shutthebox.simulate.fast import _splitmix, two_dice_index
+from shutthebox.simulate.fast import _splitmix, play_turn, two_dice_index
 from shutthebox.solver.players import make_optimal
 from shutthebox.strategies import Situation
 
@@ -70,27 +70,6 @@ class RoundTables:
                    np.stack(moves2))
 
 
-@njit(cache=True)
-def _turn(table: np.int64, start: np.int64, key: np.uint64,  # pragma: no cover - compiled
-          dice: npt.NDArray[np.int8], moves1: npt.NDArray[np.int16],
-          moves2: npt.NDArray[np.int16], index2: npt.NDArray[np.int64]) -> np.int64:
-    open_tiles = start
-    step = np.uint64(0)
-    while open_tiles != 0:
-        bits = _splitmix(key + step)
-        step += np.uint64(1)
-        a = np.int64(bits % np.uint64(6))
-        if dice[table, open_tiles] == 1:
-            move = moves1[table, open_tiles, a]
-        else:
-            b = np.int64((bits >> np.uint64(32)) % np.uint64(6))
-            move = moves2[table, open_tiles, index2[a, b]]
-        if move == 0:
-            break
-        open_tiles &= ~np.int64(move)
-    return open_tiles
-
-
 @njit(parallel=True, cache=True)
 def _rounds(count: np.int64, seed: np.uint64, players: np.int64,  # pragma: no cover
             start: np.int64, instant_win: bool, score_rank: npt.NDArray[np.int64],
@@ -103,7 +82,7 @@ def _rounds(count: np.int64, seed: np.uint64, players: np.int64,  # pragma: no c
         for seat in range(players):
             table = table_of[0, 0, 0] if seat == 0 else table_of[seat, best, tied]
             key = _splitmix(base ^ np.uint64(game * 16 + seat)) << np.uint64(8)
-            final = _turn(table, start, key, dice, moves1, moves2, index2)
+            final = play_turn(table, start, key, dice, moves1, moves2, index2)
             rank = score_rank[final]
             if final == 0 and instant_win:
                 won = np.int64(1) << seat
