@@ -82,7 +82,8 @@ $("new-game").addEventListener("submit", async (event) => {
       : ["one_die_forced", "instant_win"].includes(field) ? value === "true" : value;
   }
   const number = $("format-number").value;
-  const format = $("format").value + (number ? `:${number}` : "");
+  const kind = players.length === 1 && $("format").value === "single" ? "solo" : $("format").value;
+  const format = kind + (number ? `:${number}` : "");
   const stake = $("stake").value.trim() || null;
   try {
     const state = await api("/api/games", { method: "POST", body: { players, preset: $("preset").value, rules, format, stake } });
@@ -96,6 +97,7 @@ function openGame(state, animate) {
   location.hash = `game/${state.id}`;
   show("game");
   $("log").innerHTML = "";
+  showPersonalBest(state);
   $("over").hidden = true;
   $("hint-panel").hidden = true;
   game = null;
@@ -263,6 +265,17 @@ $("hint").addEventListener("click", async () => {
     $("hint-panel").hidden = false;
   } catch (error) { $("game-error").textContent = error.message; }
 });
+
+// Solo play: the player's best solo score under these rules, from their statistics.
+async function showPersonalBest(state) {
+  $("personal-best").textContent = "";
+  if (state.players.length !== 1) return;
+  try {
+    const stats = await api(`/api/players/${encodeURIComponent(state.players[0].name)}/stats`);
+    const same = JSON.stringify(stats.rules) === JSON.stringify(state.rules);
+    if (same && stats.personal_best !== null) $("personal-best").textContent = `Personal best: ${stats.personal_best}`;
+  } catch (error) { $("personal-best").textContent = "First solo game: no personal best yet"; }
+}
 
 async function updateCoach() {
   if (!game || game.status === "over") { $("coach").textContent = ""; return; }
