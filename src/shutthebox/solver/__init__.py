@@ -16,7 +16,7 @@ from shutthebox.solver.objectives import (
     parse_objective,
     reach,
 )
-from shutthebox.solver.solve import Solution, solve, solve_exact
+from shutthebox.solver.solve import Solution, solve, solve_exact, solve_many
 
 __all__ = [
     "SCORE",
@@ -30,4 +30,5 @@ __all__ = [
     "reach",
     "solve",
     "solve_exact",
+    "solve_many",
 ]

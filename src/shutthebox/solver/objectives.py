@@ -17,12 +17,18 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.rules import Rules
 from shutthebox.tiles import Tiles
 
 Number = int | float | Fraction
+ScoreArray = npt.NDArray[np.int64]
+"""The score of every final mask, indexed by the mask."""
 
 
 class ObjectiveError(ShutTheBoxError):
@@ -40,10 +46,25 @@ class Objective:
     key: Hashable = None
     """What makes two objectives the same for the cache (by default the name)."""
     is_score: bool = False
+    of_scores: Callable[[Rules, ScoreArray], npt.NDArray[np.float64]] | None = field(
+        default=None, compare=False)
+    """The same values for every mask at once from the scores (for the fast path), if the
+    objective depends on the score alone."""
 
     def final_value(self, rules: Rules, open_tiles: Tiles) -> Number:
         """The value of a turn that ended with these tiles open."""
         return self.function(rules, open_tiles)
+
+    def final_values(self, rules: Rules) -> npt.NDArray[np.float64]:
+        """The value of every final mask, as floats indexed by the mask.
+
+        >>> from shutthebox.rules import Rules
+        >>> SHUT.final_values(Rules(tiles=2)).tolist()
+        [1.0, 0.0, 0.0, 0.0]
+        """
+        if self.of_scores is not None:
+            return self.of_scores(rules, score_array(rules)).astype(np.float64)
+        return np.array([float(self.function(rules, m)) for m in range(1 << rules.tiles)])
 
     def maximise(self, rules: Rules) -> bool:
         """Whether a higher value is better for this objective under these rules."""
@@ -64,20 +85,36 @@ def _shut(rules: Rules, open_tiles: Tiles) -> int:
     return int(open_tiles == 0)
 
 
-SCORE = Objective("score", _score, is_score=True)
-SHUT = Objective("shut", _shut)
+@cache
+def score_array(rules: Rules) -> ScoreArray:
+    """The score of every final mask, indexed by the mask."""
+    return np.array([rules.score(m) for m in range(1 << rules.tiles)], dtype=np.int64)
+
+
+def _better_scores(rules: Rules, scores: ScoreArray, target: int) -> npt.NDArray[np.bool_]:
+    return scores < target if rules.lower_is_better else scores > target
+
+
+SCORE = Objective("score", _score, is_score=True,
+                  of_scores=lambda rules, scores: scores.astype(np.float64))
+SHUT = Objective("shut", _shut,
+                 of_scores=lambda rules, scores: (scores == rules.best_score).astype(np.float64))
 
 
 def beat(target: int) -> Objective:
     """The chance to score strictly better than ``target``."""
     return Objective(f"beat:{target}",
-                     lambda rules, tiles: int(rules.better(rules.score(tiles), target)))
+                     lambda rules, tiles: int(rules.better(rules.score(tiles), target)),
+                     of_scores=lambda rules, scores: _better_scores(rules, scores, target)
+                     .astype(np.float64))
 
 
 def reach(target: int) -> Objective:
     """The chance to score ``target`` or better."""
     return Objective(f"reach:{target}",
-                     lambda rules, tiles: int(not rules.better(target, rules.score(tiles))))
+                     lambda rules, tiles: int(not rules.better(target, rules.score(tiles))),
+                     of_scores=lambda rules, scores: (_better_scores(rules, scores, target)
+                                                      | (scores == target)).astype(np.float64))
 
 
 def custom(name: str, function: Callable[[Rules, Tiles], Number]) -> Objective:

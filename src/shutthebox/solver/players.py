@@ -20,36 +20,42 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import comb
 
+import numpy as np
+
 from shutthebox.rules import Rules
-from shutthebox.solver.objectives import Objective, custom, parse_objective
-from shutthebox.solver.solve import Solution, solve
+from shutthebox.solver.objectives import Objective, custom, parse_objective, score_array
+from shutthebox.solver.solve import Solution, forward, solve, solve_batch
 from shutthebox.strategies import Situation
-from shutthebox.tiles import Tiles
 from shutthebox.turn import Phase, TurnState
 
-
-def _contest(rules: Rules, target: int) -> Objective:
-    """A later player's aim against the best score before them: beat it, a tie half."""
-    def value(r: Rules, tiles: Tiles) -> float:
-        score = r.score(tiles)
-        return 1.0 if r.better(score, target) else 0.5 if score == target else 0.0
-    return custom(f"contest:{target}", value)
+CONTEST_BATCH = 256
+"""Targets solved side by side in one pass when tabulating the later players' odds."""
 
 
-@lru_cache(maxsize=4096)
+@cache
+def _later_odds_table(rules: Rules) -> dict[int, tuple[float, float]]:
+    """For every possible score ``T``: (P better, P tie) of a later player who plays to beat
+    ``T``, a tie counted half, all targets solved in batches."""
+    scores = score_array(rules)
+    targets = np.unique(scores)
+    odds: dict[int, tuple[float, float]] = {}
+    for start in range(0, len(targets), CONTEST_BATCH):
+        chunk = targets[start:start + CONTEST_BATCH]
+        better = (scores[:, None] < chunk) if rules.lower_is_better else (scores[:, None] > chunk)
+        tie = scores[:, None] == chunk
+        batch = solve_batch(rules, better + 0.5 * tie)
+        ended = forward(rules, batch.dice_table, batch.group_moves)
+        for k, target in enumerate(chunk.tolist()):
+            odds[target] = (float(ended[better[:, k], k].sum()), float(ended[tie[:, k], k].sum()))
+    return odds
+
+
 def _later_odds(rules: Rules, target: int) -> tuple[float, float]:
-    """(P better, P tie) of a later player who plays the contest against ``target``."""
-    solution = solve(rules, _contest(rules, target))
-    better = tie = 0.0
-    for score, p in solution.distribution.items():
-        if rules.better(score, target):
-            better += p
-        elif score == target:
-            tie += p
-    return better, tie
+    """(P better, P tie) of a later player who plays to beat ``target``, a tie counted half."""
+    return _later_odds_table(rules)[target]
 
 
 def win_share(rules: Rules, score: int, posted: tuple[int, ...], still_to_play: int) -> float:
