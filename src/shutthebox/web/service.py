@@ -53,13 +53,21 @@ class SeatSpec:
     strategy: str | None = None
 
 
+@dataclass
+class _Loaded:
+    """A game in memory: its match and its seats' strategies."""
+
+    match: Match
+    seats: list[str | None]
+
+
 class GameService:
     """Creates, stores, plays and reports games."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self.sessions = sessions(engine)
-        self._matches: dict[str, Match] = {}
+        self._games: dict[str, _Loaded] = {}
         self._strategies: dict[tuple[str, int], Strategy] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
@@ -74,21 +82,21 @@ class GameService:
                 make_strategy(seat.strategy, config.rules, random.Random(0))
         game_id = uuid.uuid4().hex
         match = Match(config)
+        strategies = [s.strategy for s in seats]
         with self.sessions.begin() as session:
-            row = GameRow(id=game_id, config=config.to_dict(),
-                          seats=[s.strategy for s in seats], status="playing",
-                          event_count=0, created=now(), updated=now())
-            session.add(row)
+            session.add(GameRow(id=game_id, config=config.to_dict(), seats=strategies,
+                                status="playing", event_count=0, created=now(),
+                                updated=now()))
             session.flush()
-            self._advance(game_id, match, row.seats)
-            self._store(session, row, match, 0)
-        self._matches[game_id] = match
-        return self._state(game_id, match, row, 0)
+            self._advance(game_id, match, strategies)
+            self._store(session, game_id, match, 0)
+        self._games[game_id] = _Loaded(match, strategies)
+        return self._state(game_id, match, strategies, 0)
 
     def state(self, game_id: str, since: int = 0) -> dict[str, Any]:
         with self.sessions() as session:
-            row = self._row(session, game_id)
-            return self._state(game_id, self._match(session, row), row, since)
+            loaded = self._load(session, game_id)
+            return self._state(game_id, loaded.match, loaded.seats, since)
 
     def list_games(self) -> list[dict[str, Any]]:
         with self.sessions() as session:
@@ -130,17 +138,17 @@ class GameService:
 
     def _act(self, game_id: str, act: Callable[[Match], None]) -> dict[str, Any]:
         with self._lock(game_id), self.sessions.begin() as session:
-            row = self._row(session, game_id)
-            match = self._match(session, row)
+            loaded = self._load(session, game_id)
+            match = loaded.match
             before = len(match.events)
             try:
                 act(match)
-                self._advance(game_id, match, row.seats)
+                self._advance(game_id, match, loaded.seats)
+                self._store(session, game_id, match, before)
             except Exception:
-                self._matches.pop(game_id, None)   # rebuilt from the stored log next time
+                self._games.pop(game_id, None)   # rebuilt from the stored log next time
                 raise
-            self._store(session, row, match, before)
-            return self._state(game_id, match, row, before)
+            return self._state(game_id, match, loaded.seats, before)
 
     def _advance(self, game_id: str, match: Match, seats: list[str | None]) -> None:
         """Roll roll-offs and play computer seats until a human must act."""
@@ -163,13 +171,15 @@ class GameService:
             self._strategies[key] = make_strategy(name, match.rules, random.Random())
         return self._strategies[key]
 
-    def _store(self, session: Session, row: GameRow, match: Match, before: int) -> None:
-        append_events(session, row, match.events[before:])
-        if match.is_over and row.status != "over":
-            row.status = "over"
-            self._record_results(session, row, match)
+    def _store(self, session: Session, game_id: str, match: Match, before: int) -> None:
+        status = "over" if match.is_over else "playing"
+        if not append_events(session, game_id, before, match.events[before:], status):
+            raise NotYourTurnError("the game changed while this request was made: "
+                                   "load it again and retry")
+        if match.is_over:
+            self._record_results(session, game_id, match)
 
-    def _record_results(self, session: Session, row: GameRow, match: Match) -> None:
+    def _record_results(self, session: Session, game_id: str, match: Match) -> None:
         if match.config.format.kind.value == "battle":
             return
         scores: dict[int, list[int]] = {seat: [] for seat in range(len(match.players))}
@@ -181,7 +191,7 @@ class GameService:
         for seat, name in enumerate(match.players):
             won = 1 / len(match.winners) if seat in match.winners else 0.0
             session.add(PlayerResultRow(
-                game_id=row.id, seat=seat, player=name, rules=match.rules.to_dict(),
+                game_id=game_id, seat=seat, player=name, rules=match.rules.to_dict(),
                 format=str(match.config.format), won=won, scores=scores[seat],
                 shut_boxes=shut_boxes[seat], finished=now()))
 
@@ -276,25 +286,27 @@ class GameService:
         with self._guard:
             return self._locks.setdefault(game_id, threading.Lock())
 
-    def _row(self, session: Session, game_id: str) -> GameRow:
-        row = session.get(GameRow, game_id)
-        if row is None:
+    def _load(self, session: Session, game_id: str) -> _Loaded:
+        """The game's match: from memory if it is up to date with the database (one small
+        query), else rebuilt by replaying the stored log."""
+        count = session.scalar(select(GameRow.event_count).where(GameRow.id == game_id))
+        if count is None:
             raise GameNotFoundError(f"no game {game_id!r}")
-        return row
-
-    def _match(self, session: Session, row: GameRow) -> Match:
-        cached = self._matches.get(row.id)
-        if cached is not None and len(cached.events) == row.event_count:
+        cached = self._games.get(game_id)
+        if cached is not None and len(cached.match.events) == count:
             return cached
-        match = replay({"version": 1, **row.config, "events": load_events(session, row.id)})
-        self._matches[row.id] = match
-        return match
+        row = session.get(GameRow, game_id)
+        assert row is not None
+        match = replay({"version": 1, **row.config, "events": load_events(session, game_id)})
+        loaded = self._games[game_id] = _Loaded(match, list(row.seats))
+        return loaded
 
     def _current(self, game_id: str) -> Match:
         with self.sessions() as session:
-            return self._match(session, self._row(session, game_id))
+            return self._load(session, game_id).match
 
-    def _state(self, game_id: str, match: Match, row: GameRow, since: int) -> dict[str, Any]:
+    def _state(self, game_id: str, match: Match, seats: list[str | None],
+               since: int) -> dict[str, Any]:
         pending = match.pending
         turn = pending.turn
         legal: list[list[int]] = []
@@ -303,7 +315,6 @@ class GameService:
             legal = [list(tiles_of(m)) for m in turn.legal_actions()]
         if turn is not None and pending.kind == "choose-dice":
             dice_choices = list(turn.legal_actions())
-        seats = row.seats
         return {
             "id": game_id, "status": "over" if match.is_over else "playing",
             "rules": match.rules.to_dict(), "format": str(match.config.format),

@@ -20,7 +20,9 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    insert,
     select,
+    update,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
@@ -120,9 +122,17 @@ def load_events(session: Session, game_id: str, since: int = 0) -> list[dict[str
     return [json.loads(row.data) for row in rows]
 
 
-def append_events(session: Session, game: GameRow, events: list[dict[str, Any]]) -> None:
-    for offset, item in enumerate(events):
-        session.add(EventRow(game_id=game.id, position=game.event_count + offset,
-                             data=json.dumps(item)))
-    game.event_count += len(events)
-    game.updated = now()
+def append_events(session: Session, game_id: str, start: int, events: list[dict[str, Any]],
+                  status: str) -> bool:
+    """Append events after the first ``start`` ones; False (and nothing written) if the game
+    no longer has ``start`` events, because another request got there first."""
+    moved = session.execute(
+        update(GameRow).where(GameRow.id == game_id, GameRow.event_count == start)
+        .values(event_count=start + len(events), status=status, updated=now()))
+    if moved.rowcount != 1:  # type: ignore[attr-defined]
+        return False
+    if events:
+        session.execute(insert(EventRow), [
+            {"game_id": game_id, "position": start + offset, "data": json.dumps(item)}
+            for offset, item in enumerate(events)])
+    return True
