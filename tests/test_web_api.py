@@ -165,3 +165,18 @@ def test_kill_9_and_restart_loses_nothing(tmp_path: Path) -> None:
         assert after["event_count"] > resumed["event_count"]
     finally:
         server.kill()
+
+
+def test_two_servers_on_one_database_never_write_the_same_position(tmp_path: Path) -> None:
+    from shutthebox.web.storage import append_events, make_engine, sessions
+
+    url = f"sqlite:///{tmp_path / 'shared.sqlite'}"
+    first, second = TestClient(create_app(url)), TestClient(create_app(url))
+    state = new_game(first, players=[{"name": "Ann"}])
+    base = f"/api/games/{state['id']}"
+    rolled = second.post(f"{base}/roll").json()          # the second server acts
+    assert first.get(base).json()["event_count"] == rolled["event_count"]  # the first sees it
+    with sessions(make_engine(url)).begin() as session:  # a writer with a stale count loses
+        assert not append_events(session, state["id"], state["event_count"],
+                                 [{"type": "roll", "seat": 0, "roll": [1, 1]}], "playing")
+    assert first.get(base).json()["pending"] == rolled["pending"]
