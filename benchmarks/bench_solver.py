@@ -1,6 +1,13 @@
-"""Time the exact solver on 12 tiles: each objective in a fresh process, and every
-``beat:T`` target at once. Goals (one core): one objective under 50 ms, all targets under
-1 s. Prints figures; asserts nothing.
+"""Time the exact solver on 12 tiles, each measurement in a fresh process on one thread.
+
+- one objective: the whole solution (values, policy, score distribution, policy tables);
+- every ``beat:T`` target at once, with :func:`~shutthebox.solver.solve_many` and, for
+  comparison, one :func:`~shutthebox.solver.solve` call per target;
+- the first decision of a posted-score-aware player (the later players' odds for every
+  target, then the win objective).
+
+Goals (one core): one objective under 50 ms, all targets under 1 s. Prints figures; asserts
+nothing.
 
     python benchmarks/bench_solver.py
 """
@@ -8,6 +15,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -15,22 +23,35 @@ CHILD = """
 import json, time
 t0 = time.perf_counter()
 from shutthebox.rules import preset
-from shutthebox.solver import solve
+from shutthebox.solver import solve, solve_many
+from shutthebox.solver.players import win_solution
 t1 = time.perf_counter()
 rules = preset({preset!r})
 objectives = {objectives!r}
 t2 = time.perf_counter()
-for objective in objectives:
-    solve(rules, objective).value()
+if {mode!r} == "many":
+    solutions = solve_many(rules, objectives)
+elif {mode!r} == "aware":
+    solutions = [win_solution(rules, (20,), 2)]
+else:
+    solutions = [solve(rules, objective) for objective in objectives]
+for solution in solutions:
+    solution.value(), solution.distribution, solution.policy_tables()
 t3 = time.perf_counter()
-print(json.dumps({{"import_s": t1 - t0, "solve_s": t3 - t2, "count": len(objectives)}}))
+print(json.dumps({{"import_s": t1 - t0, "solve_s": t3 - t2}}))
 """
 
+ONE_THREAD = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                                     "NUMBA_NUM_THREADS")}
 
-def run(preset: str, objectives: list[str]) -> dict[str, float]:
-    code = CHILD.format(preset=preset, objectives=objectives)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, env={"OMP_NUM_THREADS": "1", "PATH": ""})
+
+def run(preset: str, objectives: list[str], mode: str = "each") -> dict[str, float]:
+    code = CHILD.format(preset=preset, objectives=objectives, mode=mode)
+    command = [sys.executable, "-c", code]
+    if sys.platform == "linux":
+        command = ["taskset", "-c", "0", *command]
+    out = subprocess.run(command, capture_output=True, text=True, check=True,
+                         env={**os.environ, **ONE_THREAD})
     result: dict[str, float] = json.loads(out.stdout)
     return result
 
@@ -39,18 +60,26 @@ def main() -> None:
     from shutthebox.rules import preset
     from shutthebox.solver import solve
 
-    print("12-tile solves, each in a fresh process (numpy, one thread)")
+    print("12 tiles, whole solution (values, policy, distribution, tables), fresh process, "
+          "one core")
     for name in ("box-12", "family-12", "family-12-faces"):
         for objective in ("score", "shut", "beat:20", "reach:20"):
             figures = run(name, [objective])
             print(f"  {name:16} {objective:9} {figures['solve_s'] * 1000:7.1f} ms "
-                  f"(goal 50 ms, ratio {figures['solve_s'] / 0.05:.2f})")
+                  f"(goal 50 ms, ratio {figures['solve_s'] / 0.05:.2f}; "
+                  f"import {figures['import_s'] * 1000:.0f} ms)")
     for name in ("box-12", "family-12"):
         scores = sorted(solve(preset(name), "score").distribution)
         targets = [f"beat:{t}" for t in range(scores[0], scores[-1] + 2)]
-        figures = run(name, targets)
-        print(f"  {name:16} all {len(targets)} beat:T targets: {figures['solve_s']:.3f} s "
-              f"(goal 1 s, ratio {figures['solve_s']:.2f})")
+        for mode in ("many", "each"):
+            figures = run(name, targets, mode)
+            how = "solve_many" if mode == "many" else "one solve each"
+            print(f"  {name:16} all {len(targets)} beat:T targets ({how}): "
+                  f"{figures['solve_s']:.3f} s (goal 1 s, ratio {figures['solve_s']:.2f})")
+    for name in ("box-12", "pub-digits"):
+        figures = run(name, [], "aware")
+        print(f"  {name:16} first posted-score-aware decision (posted 20, 2 to play): "
+              f"{figures['solve_s']:.3f} s")
 
 
 if __name__ == "__main__":

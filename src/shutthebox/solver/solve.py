@@ -126,7 +126,8 @@ class Solution:
 
     def __init__(self, rules: Rules, objective: Objective, exact: bool, values: Sequence[Any],
                  finals: Sequence[Any], dice_values: dict[int, Sequence[Any]],
-                 dice_table: DiceArray, group_moves: dict[int, MoveArray]) -> None:
+                 dice_table: DiceArray, group_moves: dict[int, MoveArray],
+                 batch: tuple[_SharedForward, int] | None = None) -> None:
         self.rules = rules
         self.objective = objective
         self.exact = exact
@@ -138,6 +139,7 @@ class Solution:
         self._sign = 1 if objective.maximise(rules) else -1
         self._final_distribution: dict[Tiles, Any] | None = None
         self._lock = threading.Lock()
+        self._batch = batch
 
     def __repr__(self) -> str:
         return (f"<Solution {self.objective} {'exact' if self.exact else 'float'} "
@@ -252,8 +254,12 @@ class Solution:
                 assert state.roll is not None
                 return {self.best_move(state.open_tiles, state.roll): 1}
             return final_distribution(self.rules, best, exact=True)
-        ended = forward(self.rules, self._dice_table[:, None],
-                         {d: t[:, :, None] for d, t in self._group_moves.items()})[:, 0]
+        if self._batch is not None:
+            shared, column = self._batch
+            ended = shared.ended()[:, column]
+        else:
+            ended = forward(self.rules, self._dice_table[:, None],
+                            {d: t[:, :, None] for d, t in self._group_moves.items()})[:, 0]
         return {int(m): float(ended[m]) for m in np.flatnonzero(ended)}
 
     @property
@@ -364,10 +370,30 @@ def forward(rules: Rules, dice_table: DiceArray, group_moves: dict[int, MoveArra
     return ended
 
 
+class _SharedForward:
+    """The forward pass of a whole batch, run once when the first solution needs it."""
+
+    def __init__(self, rules: Rules, batch: Batch) -> None:
+        self._rules = rules
+        self._batch: Batch | None = batch
+        self._ended: FloatArray | None = None
+        self._lock = threading.Lock()
+
+    def ended(self) -> FloatArray:
+        with self._lock:
+            if self._ended is None:
+                assert self._batch is not None
+                self._ended = forward(self._rules, self._batch.dice_table,
+                                      self._batch.group_moves)
+                self._batch = None   # the solutions hold their own columns
+            return self._ended
+
+
 def _float_solutions(rules: Rules, objectives: Sequence[Objective]) -> list[Solution]:
     signs = np.array([1.0 if o.maximise(rules) else -1.0 for o in objectives])
     finals = np.stack([o.final_values(rules) for o in objectives], axis=1) * signs
     batch = solve_batch(rules, finals)
+    shared = _SharedForward(rules, batch) if len(objectives) > 1 else None
     solutions = []
     for k, objective in enumerate(objectives):
         sign = signs[k]
@@ -375,7 +401,8 @@ def _float_solutions(rules: Rules, objectives: Sequence[Objective]) -> list[Solu
             rules, objective, False, batch.values[:, k] * sign, batch.finals[:, k] * sign,
             {d: e[:, k] * sign for d, e in batch.dice_values.items()},
             np.ascontiguousarray(batch.dice_table[:, k]),
-            {d: np.ascontiguousarray(t[:, :, k]) for d, t in batch.group_moves.items()}))
+            {d: np.ascontiguousarray(t[:, :, k]) for d, t in batch.group_moves.items()},
+            None if shared is None else (shared, k)))
     return solutions
 
 
