@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from shutthebox.dice import format_roll, parse_roll
+from shutthebox.dice import format_roll, parse_roll, roll_outcomes
 from shutthebox.errors import TilesError
 from shutthebox.match import load_log
 from shutthebox.plots import check_plot_path
@@ -36,6 +36,20 @@ def _open_tiles(rules: Rules, text: str) -> int:
         raise TilesError(f"--open {text!r} names tile {outside[0]}, but the box has tiles "
                          f"1 to {rules.tiles}")
     return mask
+
+
+def _roll_summary(rules: Rules, objective: str, open_tiles: int, dice: int) -> Table:
+    """Each roll of the dice with its chance, the best move and the value it leads to."""
+    solution = solve(rules, objective)
+    table = Table(title=f"Each roll with {format_tiles(open_tiles)} open ({objective})")
+    for column in ("roll", "chance", "best move", "value"):
+        table.add_column(column, justify="right")
+    for roll, p in roll_outcomes(dice):
+        best = solution.best_move(open_tiles, roll)
+        table.add_row(format_roll(roll), f"{float(p) * 100:.2f} %",
+                      format_tiles(best) if best else "no move: the turn ends",
+                      _value_text(objective, solution.after_roll(open_tiles, roll)))
+    return table
 
 
 def solve_command(
@@ -102,6 +116,7 @@ def hint_command(
                           f"{dice[0].dice} di{'e' if dice[0].dice == 1 else 'ce'} "
                           f"(value {_value_text(objective, dice[0].value)}). "
                           "Give --roll to rank the moves.")
+            console.print(_roll_summary(rules, objective, open_tiles, dice[0].dice))
             return
         table = Table(title=f"Dice choice with {format_tiles(open_tiles)} open ({objective})")
         for column in ("dice", "value", "loss"):
