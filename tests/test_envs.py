@@ -36,6 +36,9 @@ def test_observation_mask_and_illegal_actions() -> None:
     env = ShutTheBoxEnv(rules="classic")
     observation, info = env.reset(seed=2)
     assert observation["phase"] == 0 and list(observation["open"]) == [1] * 9
+    assert observation["dice_choice"] == 0
+    choosing = ShutTheBoxEnv(tiles=6, one_die="high-shut")
+    assert choosing.reset(seed=1)[0]["dice_choice"] == 1
     mask = info["action_mask"]
     assert mask.dtype == np.int8 and np.flatnonzero(mask).tolist() == [env.two_dice]
     with pytest.raises(IllegalActionError, match=r"action 5 \(shut 1 3\) is not legal now"):

@@ -5,8 +5,8 @@ Actions: ``0 .. 2**N - 1`` shut the tiles of that bitmask (bit ``i - 1`` is tile
 single legal action where the rules give no choice), so no episode is ever over at reset.
 
 Observation: ``open`` (``MultiBinary(N)``, 1 for an open tile), ``roll`` (the faces,
-``MultiDiscrete([7, 7])``, 0 for no die) and ``phase`` (0: the dice are to be rolled, 1: the
-tiles are to be shut). ``info["action_mask"]`` (``np.int8``) marks the legal actions and
+``MultiDiscrete([7, 7])``, 0 for no die), ``phase`` (0: the dice are to be rolled, 1: the
+tiles are to be shut) and ``dice_choice`` (1 when the player may choose one die or two). ``info["action_mask"]`` (``np.int8``) marks the legal actions and
 ``info["optimal_value"]`` is the exact optimal return from here for the chosen reward.
 
 An illegal action raises :class:`IllegalActionError`; with ``on_illegal="end"`` it ends the
@@ -115,6 +115,7 @@ class ShutTheBoxEnv(gym.Env[dict[str, Any], int]):
             "open": spaces.MultiBinary(n),
             "roll": spaces.MultiDiscrete([7, 7]),
             "phase": spaces.Discrete(2),
+            "dice_choice": spaces.Discrete(2),
         })
         self.state = TurnState.start(self.rules)
 
@@ -127,7 +128,8 @@ class ShutTheBoxEnv(gym.Env[dict[str, Any], int]):
         roll = list(self.state.roll or ()) if self.state.phase is Phase.SHUT else []
         faces = np.array(([*roll, 0, 0])[:2], dtype=np.int64)
         return {"open": open_bits, "roll": faces,
-                "phase": int(self.state.phase is Phase.SHUT)}
+                "phase": int(self.state.phase is Phase.SHUT),
+                "dice_choice": int(self.state.phase is Phase.CHOOSE_DICE)}
 
     def action_mask(self) -> npt.NDArray[np.int8]:
         """1 for every legal action now."""
