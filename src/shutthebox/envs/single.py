@@ -6,7 +6,8 @@ single legal action where the rules give no choice), so no episode is ever over 
 
 Observation: ``open`` (``MultiBinary(N)``, 1 for an open tile), ``roll`` (the faces,
 ``MultiDiscrete([7, 7])``, 0 for no die), ``phase`` (0: the dice are to be rolled, 1: the
-tiles are to be shut) and ``dice_choice`` (1 when the player may choose one die or two). ``info["action_mask"]`` (``np.int8``) marks the legal actions and
+tiles are to be shut) and ``dice_choice`` (1 when the player may choose one die or two).
+``info["action_mask"]`` (``np.int8``) marks the legal actions and
 ``info["optimal_value"]`` is the exact optimal return from here for the chosen reward.
 
 An illegal action raises :class:`IllegalActionError`; with ``on_illegal="end"`` it ends the
