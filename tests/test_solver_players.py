@@ -23,7 +23,8 @@ from shutthebox.turn import Phase, TurnState
 
 def decision_states(rules: Rules, count: int, seed: int) -> list[TurnState]:
     """Decision nodes met in random turns."""
-    rng, states = random.Random(seed), []
+    rng = random.Random(seed)
+    states: list[TurnState] = []
     while len(states) < count:
         state = TurnState.start(rules)
         while not state.is_over:
