@@ -9,12 +9,13 @@ import pytest
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.rules import OneDie, Rules, Scoring
-from shutthebox.solver import ObjectiveError, custom, solve
+from shutthebox.solver import ObjectiveError, custom, solve, solve_exact
 from shutthebox.solver.players import (
     _later_odds,
     make_optimal,
     win_share,
     win_solution,
+    win_solutions,
 )
 from shutthebox.strategies import Situation, make_strategy
 from shutthebox.tiles import mask_of
@@ -145,3 +146,18 @@ def test_playing_to_win_wins_at_least_as_often_as_playing_for_the_score(
     assert aware_share >= plain_share - 1e-12
     if posted == (2,):
         assert aware_share > plain_share + 0.005   # needing 0 or 1, it plays for the box
+
+
+def test_win_objectives_solved_side_by_side_equal_each_solved_alone() -> None:
+    rules = Rules(tiles=8)
+    situations = [((5,), 0), ((), 2), ((9, 9), 1)]
+    together = win_solutions(rules, situations)
+    for (posted, still), solution in zip(situations, together, strict=True):
+        def share(r: Rules, t: int, p: tuple[int, ...] = posted, k: int = still) -> float:
+            return win_share(r, r.score(t), p, k)
+
+        alone = solve_exact(rules, custom(f"alone:{posted}:{still}", share))
+        assert solution is win_solution(rules, posted, still)
+        for open_tiles in range(1 << rules.tiles):
+            assert solution.value(open_tiles) == pytest.approx(float(alone.value(open_tiles)),
+                                                               abs=1e-12)

@@ -12,7 +12,14 @@ import pytest
 
 from shutthebox.dice import roll_outcomes
 from shutthebox.rules import MoveRule, OneDie, Rules, Scoring
-from shutthebox.solver import custom, parse_objective, solve, solve_exact, solve_many
+from shutthebox.solver import (
+    ObjectiveError,
+    custom,
+    parse_objective,
+    solve,
+    solve_exact,
+    solve_many,
+)
 from shutthebox.solver.evaluate import final_distribution
 from shutthebox.solver.objectives import score_array
 from shutthebox.tiles import mask_of
@@ -195,3 +202,22 @@ def test_float_ties_survive_large_digit_scores() -> None:
     fast, exact = solve(rules, "score").policy_tables(), solve_exact(rules, "score").policy_tables()
     assert np.array_equal(fast[0], exact[0])
     assert all(np.array_equal(fast[1][d], exact[1][d]) for d in (1, 2))
+
+
+def test_a_plain_function_of_the_open_tiles_is_an_objective() -> None:
+    rules = Rules(tiles=7)
+
+    def at_most_one_tile_open(open_tiles: int) -> int:
+        return int(open_tiles.bit_count() <= 1)
+
+    solution = solve(rules, at_most_one_tile_open)
+    assert solution.objective.name == "at_most_one_tile_open"
+    assert solution is solve(rules, at_most_one_tile_open)
+    assert solve(rules, "shut").value() < solution.value() < 1
+    exact = solve_exact(rules, at_most_one_tile_open)
+    assert solution.value() == pytest.approx(float(exact.value()), abs=1e-12)
+
+
+def test_something_that_is_not_an_objective_is_refused() -> None:
+    with pytest.raises(ObjectiveError, match="cannot use 3 as an objective"):
+        solve(Rules(), 3)  # type: ignore[arg-type]

@@ -16,7 +16,7 @@ from typing import Any
 from shutthebox.dice import Roll
 from shutthebox.match import replay_decisions
 from shutthebox.rules import Rules
-from shutthebox.solver.objectives import Objective, parse_objective
+from shutthebox.solver.objectives import ObjectiveLike, parse_objective
 from shutthebox.solver.players import OptimalStrategy
 from shutthebox.solver.solve import Solution, solve
 from shutthebox.strategies import Situation
@@ -52,7 +52,7 @@ def _loss(solution: Solution, best: float, value: float) -> float:
     return abs(float(best) - float(value))
 
 
-def rank_moves(rules: Rules, objective: str | Objective, open_tiles: Tiles,
+def rank_moves(rules: Rules, objective: ObjectiveLike, open_tiles: Tiles,
                roll: Roll) -> list[RankedMove]:
     """Every legal move for the roll with its value, best first."""
     solution = solve(rules, objective)
@@ -63,7 +63,7 @@ def rank_moves(rules: Rules, objective: str | Objective, open_tiles: Tiles,
     return [RankedMove(m, float(v), _loss(solution, best, v)) for m, v in ranked]
 
 
-def rank_dice(rules: Rules, objective: str | Objective, open_tiles: Tiles) -> list[RankedDice]:
+def rank_dice(rules: Rules, objective: ObjectiveLike, open_tiles: Tiles) -> list[RankedDice]:
     """Each allowed dice count with its value, best first."""
     solution = solve(rules, objective)
     ranked = solution.ranked_dice(open_tiles)

@@ -18,6 +18,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from typing import Union
 
 import numpy as np
 import numpy.typing as npt
@@ -27,6 +28,8 @@ from shutthebox.rules import Rules
 from shutthebox.tiles import Tiles
 
 Number = int | float | Fraction
+ObjectiveLike = Union[str, "Objective", Callable[[Tiles], Number]]
+"""What :func:`parse_objective` accepts."""
 ScoreArray = npt.NDArray[np.int64]
 """The score of every final mask, indexed by the mask."""
 
@@ -129,15 +132,30 @@ def custom(name: str, function: Callable[[Rules, Tiles], Number]) -> Objective:
     return Objective(name, function, key=(name, function))
 
 
-def parse_objective(text: str | Objective) -> Objective:
-    """Read ``score``, ``shut``, ``beat:T`` or ``reach:T``.
+def parse_objective(text: ObjectiveLike) -> Objective:
+    """Read ``score``, ``shut``, ``beat:T`` or ``reach:T``; an :class:`Objective` is kept as it
+    is, and a plain function of the final open tiles becomes a :func:`custom` objective named
+    after it.
 
+    >>> from shutthebox.rules import Rules
+    >>> def two_open_tiles_or_fewer(open_tiles):
+    ...     return int(open_tiles.bit_count() <= 2)
+    >>> objective = parse_objective(two_open_tiles_or_fewer)
+    >>> objective.name, objective.final_value(Rules(), 0b11)
+    ('two_open_tiles_or_fewer', 1)
     >>> parse_objective("beat:x")
     Traceback (most recent call last):
     ...
     shutthebox.solver.objectives.ObjectiveError: cannot read objective 'beat:x': \
 the target must be a whole number, like beat:10
     """
+    if callable(text) and not isinstance(text, Objective):
+        function = text
+        return Objective(getattr(function, "__name__", repr(function)),
+                         lambda rules, tiles: function(tiles), key=("callable", function))
+    if not isinstance(text, str | Objective):
+        raise ObjectiveError(f"cannot use {text!r} as an objective: give score, shut, "
+                             "beat:T, reach:T, an Objective or a function of the open tiles")
     if isinstance(text, Objective):
         return text
     name, _, target = text.strip().partition(":")

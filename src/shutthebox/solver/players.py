@@ -19,15 +19,17 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 from math import comb
 
 import numpy as np
+import numpy.typing as npt
 
 from shutthebox.rules import Rules
-from shutthebox.solver.objectives import Objective, custom, parse_objective, score_array
-from shutthebox.solver.solve import Solution, forward, solve, solve_batch
+from shutthebox.solver.objectives import Objective, parse_objective, score_array
+from shutthebox.solver.solve import Solution, forward, solve, solve_batch, solve_many
 from shutthebox.strategies import Situation
 from shutthebox.turn import Phase, TurnState
 
@@ -85,13 +87,38 @@ def win_share(rules: Rules, score: int, posted: tuple[int, ...], still_to_play: 
     return survive**still_to_play * share
 
 
-@lru_cache(maxsize=1024)
+def _win_shares(rules: Rules, scores: npt.NDArray[np.int64], posted: tuple[int, ...],
+                still_to_play: int) -> npt.NDArray[np.float64]:
+    distinct, where = np.unique(scores, return_inverse=True)
+    shares = np.array([win_share(rules, int(s), posted, still_to_play) for s in distinct])
+    return shares[where]
+
+
+def win_objective(posted: tuple[int, ...], still_to_play: int) -> Objective:
+    """The share of the win, with these scores posted and this many players still to play.
+
+    >>> from shutthebox.rules import Rules
+    >>> win_objective((7, 9), 0).final_value(Rules(), 0b1000000)   # only tile 7 open: a tie
+    0.5
+    """
+    ordered = tuple(sorted(posted))
+    return Objective(
+        f"win:{','.join(map(str, ordered))}:{still_to_play}",
+        lambda r, tiles: win_share(r, r.score(tiles), ordered, still_to_play),
+        key=("win", ordered, still_to_play),
+        of_scores=lambda r, scores: _win_shares(r, scores, ordered, still_to_play))
+
+
+def win_solutions(rules: Rules,
+                  situations: Sequence[tuple[tuple[int, ...], int]]) -> list[Solution]:
+    """The solutions that maximise the share of the win in each situation ``(posted,
+    still_to_play)``, solved side by side (for tables of every situation of a round)."""
+    return solve_many(rules, [win_objective(posted, still) for posted, still in situations])
+
+
 def win_solution(rules: Rules, posted: tuple[int, ...], still_to_play: int) -> Solution:
     """The solution that maximises the share of the win in this situation."""
-    ordered = tuple(sorted(posted))
-    return solve(rules, custom(
-        f"win:{','.join(map(str, ordered))}:{still_to_play}",
-        lambda r, tiles: win_share(r, r.score(tiles), ordered, still_to_play)))
+    return win_solutions(rules, [(posted, still_to_play)])[0]
 
 
 @dataclass

@@ -36,7 +36,7 @@ import numpy.typing as npt
 from shutthebox.dice import Roll, roll_outcomes
 from shutthebox.rules import Rules
 from shutthebox.solver.evaluate import final_distribution, score_distribution
-from shutthebox.solver.objectives import Number, Objective, parse_objective
+from shutthebox.solver.objectives import Number, Objective, ObjectiveLike, parse_objective
 from shutthebox.tiles import Tiles
 from shutthebox.turn import Phase, TurnState, legal_moves
 
@@ -465,12 +465,16 @@ def _recall(key: tuple[Rules, Hashable, bool]) -> Solution | None:
         return found
 
 
-def solve(rules: Rules, objective: str | Objective = "score") -> Solution:
-    """The optimal solution of a turn (floats; cached per rules and objective)."""
+def solve(rules: Rules, objective: ObjectiveLike = "score") -> Solution:
+    """The optimal solution of a turn (floats; cached per rules and objective).
+
+    ``objective`` is ``"score"``, ``"shut"``, ``"beat:T"``, ``"reach:T"``, an
+    :class:`~shutthebox.solver.objectives.Objective` or a function of the final open tiles.
+    """
     return solve_many(rules, [objective])[0]
 
 
-def solve_many(rules: Rules, objectives: Sequence[str | Objective]) -> list[Solution]:
+def solve_many(rules: Rules, objectives: Sequence[ObjectiveLike]) -> list[Solution]:
     """The solutions of several objectives, solved side by side in one pass (floats; cached).
 
     >>> from shutthebox.rules import Rules
@@ -494,7 +498,7 @@ def solve_many(rules: Rules, objectives: Sequence[str | Objective]) -> list[Solu
     return [known[key] for key in keys]
 
 
-def solve_exact(rules: Rules, objective: str | Objective = "score") -> Solution:
+def solve_exact(rules: Rules, objective: ObjectiveLike = "score") -> Solution:
     """The same in exact rational numbers (slower; for tests and small boards)."""
     chosen = parse_objective(objective)
     key = (rules, chosen.cache_key(), True)
