@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from shutthebox.dice import roll_outcomes
-from shutthebox.rules import MoveRule, OneDie, Rules, Scoring
+from shutthebox.rules import OneDie, Rules, Scoring
 from shutthebox.solver import (
     ObjectiveError,
     custom,
@@ -24,18 +24,9 @@ from shutthebox.solver.evaluate import final_distribution
 from shutthebox.solver.objectives import score_array
 from shutthebox.tiles import mask_of
 from shutthebox.turn import Phase, TurnState, legal_moves
+from tests.test_exact_solver import AXES as EVERY_AXIS
 
-AXES = [
-    Rules(tiles=5),
-    Rules(tiles=6, one_die=OneDie.LOW_SUM),
-    Rules(tiles=6, one_die=OneDie.LOW_SUM, one_die_forced=True),
-    Rules(tiles=7, one_die=OneDie.HIGH_SHUT),
-    Rules(tiles=6, one_die=OneDie.HIGH_SHUT, one_die_forced=True),
-    Rules(tiles=6, moves=MoveRule.DICE),
-    Rules(tiles=7, max_tiles=2),
-    Rules(tiles=6, scoring=Scoring.DIGITS),
-    Rules(tiles=6, scoring=Scoring.COVERED, one_die=OneDie.HIGH_SHUT),
-]
+AXES = [*EVERY_AXIS, Rules(tiles=6, scoring=Scoring.COVERED, one_die=OneDie.HIGH_SHUT)]
 OBJECTIVES = ["score", "shut", "beat:8", "reach:8"]
 
 
