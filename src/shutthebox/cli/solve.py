@@ -123,7 +123,7 @@ def hint_command(
             table.add_column(column, justify="right")
         for d in dice:
             table.add_row(str(d.dice), _value_text(objective, d.value),
-                          _value_text(objective, d.loss))
+                          "best" if d.loss == 0 else _value_text(objective, d.loss))
         console.print(table)
         return
     roll = parse_roll(roll_text)
@@ -168,7 +168,11 @@ def review_command(
         print(json.dumps(data, indent=2))
         return
     console = Console()
-    table = Table(title=f"Review of {game.name}")
+    judged = (f"objective {objective}" if objective is not None else
+              "the optimal player's aim: the expected score, or the share of the win in a "
+              "single round with others")
+    table = Table(title=f"Review of {game.name}", caption=f"cost: what a decision lost "
+                  f"against the best, judged by {judged}")
     for column in ("#", "player", "open", "roll", "played", "best", "cost"):
         table.add_column(column)
     for r in reviewed:
