@@ -22,6 +22,7 @@ from shutthebox.solver import (
 )
 from shutthebox.solver.evaluate import final_distribution
 from shutthebox.solver.objectives import score_array
+from shutthebox.solver.solve import dice_choice_codes
 from shutthebox.tiles import mask_of
 from shutthebox.turn import Phase, TurnState, legal_moves
 from tests.test_exact_solver import AXES as EVERY_AXIS
@@ -212,3 +213,16 @@ def test_a_plain_function_of_the_open_tiles_is_an_objective() -> None:
 def test_something_that_is_not_an_objective_is_refused() -> None:
     with pytest.raises(ObjectiveError, match="cannot use 3 as an objective"):
         solve(Rules(), 3)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("tiles", [2, 6, 7, 9, 12])
+@pytest.mark.parametrize(("one_die", "forced"), [(OneDie.NEVER, False), (OneDie.LOW_SUM, False),
+                                                 (OneDie.LOW_SUM, True),
+                                                 (OneDie.HIGH_SHUT, False),
+                                                 (OneDie.HIGH_SHUT, True)])
+def test_the_solver_s_dice_choices_are_the_rules(tiles: int, one_die: OneDie,
+                                                 forced: bool) -> None:
+    rules = Rules(tiles=tiles, one_die=one_die, one_die_forced=forced)
+    codes = dice_choice_codes(rules)
+    as_codes = {(2,): 2, (1,): 1, (1, 2): 3}
+    assert codes.tolist() == [as_codes[rules.dice_choices(m)] for m in range(1 << tiles)]
