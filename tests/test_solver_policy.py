@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from shutthebox.dice import roll_outcomes
+from shutthebox.errors import IllegalMoveError
 from shutthebox.rules import OneDie, Rules, Scoring
 from shutthebox.solver import (
     ObjectiveError,
@@ -226,3 +227,12 @@ def test_the_solver_s_dice_choices_are_the_rules(tiles: int, one_die: OneDie,
     codes = dice_choice_codes(rules)
     as_codes = {(2,): 2, (1,): 1, (1, 2): 3}
     assert codes.tolist() == [as_codes[rules.dice_choices(m)] for m in range(1 << tiles)]
+
+
+@pytest.mark.parametrize("roll", [(7,), (0, 3), (1, 2, 3), ()])
+def test_a_roll_that_cannot_be_rolled_is_refused(roll: tuple[int, ...]) -> None:
+    solution = solve(Rules(), "score")
+    with pytest.raises(IllegalMoveError, match="is not a roll"):
+        solution.best_move(Rules().full, roll)
+    with pytest.raises(IllegalMoveError, match="is not a roll"):
+        solution.ranked_moves(Rules().full, roll)

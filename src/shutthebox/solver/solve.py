@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shutthebox.dice import Roll, roll_outcomes
+from shutthebox.errors import IllegalMoveError
 from shutthebox.rules import HIGH_TILE, LOW_SUM_LIMIT, OneDie, Rules
 from shutthebox.solver.evaluate import final_distribution, score_distribution
 from shutthebox.solver.objectives import Number, Objective, ObjectiveLike, parse_objective
@@ -201,12 +202,21 @@ class Solution:
 
     def best_move(self, open_tiles: Tiles, roll: Roll) -> Tiles:
         """The optimal move for a roll (0 if the roll allows none)."""
-        group = _group_of_roll(self.rules, len(roll))[tuple(sorted(roll))]
+        group = self._group(roll)
         return int(self._group_moves[len(roll)][open_tiles, group])
+
+    def _group(self, roll: Roll) -> int:
+        group = _group_of_roll(self.rules, len(roll)).get(tuple(sorted(roll))) \
+            if len(roll) in (1, 2) else None
+        if group is None:
+            raise IllegalMoveError(f"{roll!r} is not a roll: give one or two dice faces "
+                                   f"from 1 to 6")
+        return group
 
     def ranked_moves(self, open_tiles: Tiles, roll: Roll) -> list[tuple[Tiles, Any]]:
         """Every legal move with the value it leads to, best first; moves that tie keep the
         stable order, so the first is :meth:`best_move`."""
+        self._group(roll)
         scored = [(m, self.after_move(open_tiles, m)) for m in legal_moves(
             self.rules, open_tiles, tuple(sorted(roll)))]
         by_value = sorted(range(len(scored)), key=lambda i: -self._sign * scored[i][1])
