@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from shutthebox.dice import roll_outcomes
-from shutthebox.errors import IllegalMoveError
+from shutthebox.errors import IllegalMoveError, TilesError
 from shutthebox.rules import OneDie, Rules, Scoring
 from shutthebox.solver import (
     ObjectiveError,
@@ -236,3 +236,13 @@ def test_a_roll_that_cannot_be_rolled_is_refused(roll: tuple[int, ...]) -> None:
         solution.best_move(Rules().full, roll)
     with pytest.raises(IllegalMoveError, match="is not a roll"):
         solution.ranked_moves(Rules().full, roll)
+
+
+@pytest.mark.parametrize("open_tiles", [-1, 1 << 9, 1 << 12])
+def test_open_tiles_outside_the_box_are_refused(open_tiles: int) -> None:
+    solution = solve(Rules(), "score")
+    for ask in (solution.value, solution.final_value, solution.best_dice,
+                solution.ranked_dice, lambda t: solution.best_move(t, (3, 5)),
+                lambda t: solution.dice_value(t, 2)):
+        with pytest.raises(TilesError, match="not a set of tiles 1 to 9"):
+            ask(open_tiles)

@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shutthebox.dice import Roll, roll_outcomes
-from shutthebox.errors import IllegalMoveError
+from shutthebox.errors import IllegalMoveError, TilesError
 from shutthebox.rules import HIGH_TILE, LOW_SUM_LIMIT, OneDie, Rules
 from shutthebox.solver.evaluate import final_distribution, score_distribution
 from shutthebox.solver.objectives import Number, Objective, ObjectiveLike, parse_objective
@@ -171,11 +171,12 @@ class Solution:
     def value(self, open_tiles: Tiles | None = None) -> Any:
         """The optimal value before the next roll (and dice choice) with these tiles open;
         the start of the turn by default."""
-        return self._number(self._values[self.rules.full if open_tiles is None else open_tiles])
+        return self._number(self._values[self._mask(self.rules.full if open_tiles is None
+                                                    else open_tiles)])
 
     def final_value(self, open_tiles: Tiles) -> Any:
         """The objective's value of ending the turn with these tiles open."""
-        return self._number(self._finals[open_tiles])
+        return self._number(self._finals[self._mask(open_tiles)])
 
     def is_better(self, value: Number, other: Number) -> bool:
         """Whether ``value`` is strictly better than ``other`` for this objective (in floats,
@@ -194,7 +195,9 @@ class Solution:
 
     def dice_value(self, open_tiles: Tiles, dice: int) -> Any:
         """The value of rolling ``dice`` dice now, playing best afterwards."""
-        if open_tiles == 0:
+        if dice not in (1, 2):
+            raise IllegalMoveError(f"a roll uses 1 or 2 dice, not {dice!r}")
+        if self._mask(open_tiles) == 0:
             return self.final_value(0)
         return self._number(self._dice_values[dice][open_tiles])
 
@@ -203,7 +206,13 @@ class Solution:
     def best_move(self, open_tiles: Tiles, roll: Roll) -> Tiles:
         """The optimal move for a roll (0 if the roll allows none)."""
         group = self._group(roll)
-        return int(self._group_moves[len(roll)][open_tiles, group])
+        return int(self._group_moves[len(roll)][self._mask(open_tiles), group])
+
+    def _mask(self, open_tiles: Tiles) -> Tiles:
+        if not 0 <= open_tiles <= self.rules.full:
+            raise TilesError(f"open tiles {open_tiles!r} are not a set of tiles 1 to "
+                             f"{self.rules.tiles} (a mask from 0 to {self.rules.full})")
+        return open_tiles
 
     def _group(self, roll: Roll) -> int:
         group = _group_of_roll(self.rules, len(roll)).get(tuple(sorted(roll))) \
@@ -230,7 +239,7 @@ class Solution:
 
     def best_dice(self, open_tiles: Tiles) -> int:
         """The optimal number of dice to roll now."""
-        if open_tiles == 0:
+        if self._mask(open_tiles) == 0:
             return 2
         return int(self._dice_table[open_tiles])
 
