@@ -12,6 +12,7 @@ from shutthebox.rules import OneDie, Rules, Scoring
 from shutthebox.solver import ObjectiveError, custom, solve, solve_exact
 from shutthebox.solver.players import (
     _later_odds,
+    _later_odds_table,
     make_optimal,
     win_share,
     win_solution,
@@ -161,3 +162,16 @@ def test_win_objectives_solved_side_by_side_equal_each_solved_alone() -> None:
         for open_tiles in range(1 << rules.tiles):
             assert solution.value(open_tiles) == pytest.approx(float(alone.value(open_tiles)),
                                                                abs=1e-12)
+
+
+@pytest.mark.parametrize("rules", [Rules(tiles=7, one_die=OneDie.LOW_SUM),
+                                   Rules(tiles=8, scoring=Scoring.DIGITS, max_tiles=2),
+                                   Rules(tiles=7, scoring=Scoring.COVERED,
+                                         one_die=OneDie.HIGH_SHUT, one_die_forced=True)],
+                         ids=repr)
+def test_the_compiled_odds_are_the_numpy_odds(rules: Rules) -> None:
+    compiled = _later_odds_table(rules, compiled=True)
+    plain = _later_odds_table(rules, compiled=False)
+    assert compiled.keys() == plain.keys()
+    for target, (better, tie) in plain.items():
+        assert compiled[target] == pytest.approx((better, tie), abs=1e-12)

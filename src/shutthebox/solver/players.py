@@ -36,20 +36,36 @@ from shutthebox.turn import Phase, TurnState
 CONTEST_BATCH = 256
 """Targets solved side by side in one pass when tabulating the later players' odds."""
 
+COMPILED_WORK = 1 << 20
+"""Beyond this many (target, mask) pairs (digit scoring on 11 and 12 tiles) the compiled
+kernel tabulates the odds: numba's start-up then costs less than numpy's calls."""
+
+
+def _contest_ended(rules: Rules, finals: npt.NDArray[np.float64],
+                   compiled: bool) -> npt.NDArray[np.float64]:
+    if compiled:
+        from shutthebox.solver.kernels import ended_many  # numba: only where it pays
+
+        return ended_many(rules, finals)
+    batch = solve_batch(rules, finals)
+    return forward(rules, batch.dice_table, batch.group_moves)
+
 
 @cache
-def _later_odds_table(rules: Rules) -> dict[int, tuple[float, float]]:
+def _later_odds_table(rules: Rules, compiled: bool | None = None) -> dict[int, tuple[float, float]]:
     """For every possible score ``T``: (P better, P tie) of a later player who plays to beat
-    ``T``, a tie counted half, all targets solved in batches."""
+    ``T``, a tie counted half, all targets solved in batches (compiled when there are many,
+    unless ``compiled`` says otherwise)."""
     scores = score_array(rules)
     targets = np.unique(scores)
+    if compiled is None:
+        compiled = len(targets) * len(scores) > COMPILED_WORK
     odds: dict[int, tuple[float, float]] = {}
     for start in range(0, len(targets), CONTEST_BATCH):
         chunk = targets[start:start + CONTEST_BATCH]
         better = (scores[:, None] < chunk) if rules.lower_is_better else (scores[:, None] > chunk)
         tie = scores[:, None] == chunk
-        batch = solve_batch(rules, better + 0.5 * tie)
-        ended = forward(rules, batch.dice_table, batch.group_moves)
+        ended = _contest_ended(rules, better + 0.5 * tie, compiled)
         for k, target in enumerate(chunk.tolist()):
             odds[target] = (float(ended[better[:, k], k].sum()), float(ended[tie[:, k], k].sum()))
     return odds
