@@ -175,3 +175,13 @@ def test_the_compiled_odds_are_the_numpy_odds(rules: Rules) -> None:
     assert compiled.keys() == plain.keys()
     for target, (better, tie) in plain.items():
         assert compiled[target] == pytest.approx((better, tie), abs=1e-12)
+
+
+def test_a_target_no_turn_can_score_has_no_ties() -> None:
+    rules = Rules(scoring=Scoring.DIGITS)
+    possible = {rules.score(m) for m in range(1 << rules.tiles)}
+    assert 9 in possible and 10 not in possible and 11 not in possible   # no tile 0, one 1
+    better, tie = _later_odds(rules, 11)
+    assert tie == 0.0
+    assert better == pytest.approx(solve(rules, "reach:9").value())
+    assert 0.0 < win_share(rules, 11, (), 1) < 1.0

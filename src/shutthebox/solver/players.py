@@ -1,7 +1,8 @@
 """Computer players built on the solver.
 
 ``optimal`` plays one objective perfectly. In a single round (where the round decides the
-game) that it shares with others, knowing the scores already posted, it plays to *win*: it
+game: :attr:`~shutthebox.strategies.Situation.decisive`) that it shares with others, knowing
+the scores already posted and how many play after it, it plays to *win*: it
 maximises its share of the win (a k-way tie is worth 1/k; a shut box wins at once when the
 rules say so), assuming each player still to come plays to beat or tie the best score before
 them (a tie counted half).
@@ -28,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shutthebox.rules import Rules
-from shutthebox.solver.objectives import Objective, parse_objective, score_array
+from shutthebox.solver.objectives import Objective, beat, parse_objective, score_array
 from shutthebox.solver.solve import Solution, forward, solve, solve_batch, solve_many
 from shutthebox.strategies import Situation
 from shutthebox.turn import Phase, TurnState
@@ -73,7 +74,10 @@ def _later_odds_table(rules: Rules, compiled: bool | None = None) -> dict[int, t
 
 def _later_odds(rules: Rules, target: int) -> tuple[float, float]:
     """(P better, P tie) of a later player who plays to beat ``target``, a tie counted half."""
-    return _later_odds_table(rules)[target]
+    odds = _later_odds_table(rules).get(target)
+    if odds is None:   # no final position scores exactly the target: nobody can tie it
+        return float(solve(rules, beat(target)).value()), 0.0
+    return odds
 
 
 def win_share(rules: Rules, score: int, posted: tuple[int, ...], still_to_play: int) -> float:
