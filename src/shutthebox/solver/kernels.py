@@ -10,6 +10,7 @@ when strictly better), so it gives the same policy and the same numbers.
 
 from __future__ import annotations
 
+import threading
 from functools import cache
 
 import numpy as np
@@ -92,8 +93,14 @@ def _groups(rules: Rules) -> tuple[npt.NDArray[np.int64], FloatArray, npt.NDArra
             np.array(move_start, dtype=np.int64), np.array(moves, dtype=np.int64))
 
 
+_launch = threading.Lock()
+"""numba's default thread pool must not run two parallel kernels at once (a web server's
+threads could ask together)."""
+
+
 def ended_many(rules: Rules, finals: FloatArray) -> FloatArray:
     """``ended[mask, k]``: the chance that optimal play for the signed final values
     ``finals[:, k]`` (higher is better) ends the turn with ``mask`` open."""
-    return _ended(np.ascontiguousarray(finals, dtype=np.float64), dice_choice_codes(rules),
-                  *_groups(rules), EPSILON)
+    with _launch:
+        return _ended(np.ascontiguousarray(finals, dtype=np.float64), dice_choice_codes(rules),
+                      *_groups(rules), EPSILON)
