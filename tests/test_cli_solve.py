@@ -93,7 +93,7 @@ def test_hint_with_one_die_forced_takes_a_single_face() -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["hint", "--open", "1,2,3", "--preset", "encyclopedia", "--roll", "1,2"],
-     "uses 2 dice, but with 1 2 3 open the rules roll 1"),
+     "is a roll of 2 dice, but with 1 2 3 open the rules roll 1"),
     (["hint", "--open", "1,13"], "tile 13 is not a tile"),
     (["hint", "--open", "1,1"], "tile 1 is named twice"),
     (["hint", "--roll", "0,3"], "cannot read the roll '0,3'"),

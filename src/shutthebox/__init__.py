@@ -3,6 +3,9 @@
 >>> from shutthebox import Rules, TurnState
 >>> TurnState.start(Rules(tiles=12)).open_tiles == (1 << 12) - 1
 True
+>>> import shutthebox
+>>> round(shutthebox.solve(Rules(), "shut").p_shut, 4)
+0.0714
 """
 
 from shutthebox.dice import Roll, roll_outcomes
@@ -46,3 +49,13 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    """``shutthebox.solve``, ``solve_exact`` and ``solve_many`` load the solver (and numpy)
+    only when first used."""
+    if name in ("solve", "solve_exact", "solve_many"):
+        from shutthebox import solver
+
+        return getattr(solver, name)
+    raise AttributeError(f"module 'shutthebox' has no attribute {name!r}")

@@ -129,7 +129,8 @@ def hint_command(
     roll = parse_roll(roll_text)
     if len(roll) not in rules.dice_choices(open_tiles):
         allowed = " or ".join(map(str, rules.dice_choices(open_tiles)))
-        raise TilesError(f"--roll {roll_text!r} uses {len(roll)} dice, but with "
+        raise TilesError(f"--roll {roll_text!r} is a roll of {len(roll)} "
+                         f"di{'e' if len(roll) == 1 else 'ce'}, but with "
                          f"{format_tiles(open_tiles)} open the rules roll {allowed}")
     moves = rank_moves(rules, objective, open_tiles, roll)
     if as_json:

@@ -14,6 +14,7 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from shutthebox.dice import roll_outcomes
+from shutthebox.solver.kernels import PARALLEL_LAUNCH
 
 _MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -74,7 +75,8 @@ def play_turns(first: int, count: int, seed: int, start: int, dice: npt.NDArray[
     """Play games ``first .. first + count - 1``; return each game's final open tiles."""
     if out is None or len(out) < count:
         out = np.empty(count, dtype=np.int16)
-    _play_chunk(np.int64(first), np.int64(count), np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
-                np.int64(start), dice[None], moves[1][None], moves[2][None], two_dice_index(),
-                out)
+    with PARALLEL_LAUNCH:
+        _play_chunk(np.int64(first), np.int64(count), np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
+                    np.int64(start), dice[None], moves[1][None], moves[2][None],
+                    two_dice_index(), out)
     return out[:count]

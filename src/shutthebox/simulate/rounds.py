@@ -23,8 +23,8 @@ from numba import njit, prange
 
 from shutthebox.rules import Rules
 from shutthebox.simulate.fast import _splitmix, play_turn, two_dice_index
-from shutthebox.solver.players import make_optimal
-from shutthebox.strategies import Situation
+from shutthebox.solver.kernels import PARALLEL_LAUNCH
+from shutthebox.solver.players import win_solutions
 
 
 @dataclass(frozen=True)
@@ -43,29 +43,23 @@ class RoundTables:
 
     @classmethod
     def build(cls, rules: Rules, players: int) -> RoundTables:
-        player = make_optimal("", rules)
         size = 1 << rules.tiles
         scores = sorted({rules.score(m) for m in range(size)},
                         reverse=not rules.lower_is_better)
         rank = {score: i for i, score in enumerate(scores)}
         score_rank = np.array([rank[rules.score(m)] for m in range(size)], dtype=np.int64)
         table_of = np.full((players, len(scores), players), -1, dtype=np.int64)
-        dice, moves1, moves2 = [], [], []
-
-        def add(situation: Situation) -> int:
-            d, m = player.solution_for(situation).policy_tables()
-            dice.append(d)
-            moves1.append(m[1])
-            moves2.append(m[2])
-            return len(dice) - 1
-
-        table_of[0, 0, 0] = add(Situation(still_to_play=players - 1, decisive=True))
+        situations: list[tuple[tuple[int, ...], int]] = [((), players - 1)]
+        table_of[0, 0, 0] = 0
         for seat in range(1, players):
             for score in scores:
                 for tied in range(1, seat + 1):
-                    table_of[seat, rank[score], tied] = add(Situation(
-                        posted=(score,) * tied, still_to_play=players - 1 - seat,
-                        decisive=True))
+                    table_of[seat, rank[score], tied] = len(situations)
+                    situations.append(((score,) * tied, players - 1 - seat))
+        tables = [solution.policy_tables() for solution in win_solutions(rules, situations)]
+        dice = [d for d, _ in tables]
+        moves1 = [m[1] for _, m in tables]
+        moves2 = [m[2] for _, m in tables]
         return cls(rules, players, score_rank, table_of, np.stack(dice), np.stack(moves1),
                    np.stack(moves2))
 
@@ -98,10 +92,11 @@ def _rounds(count: np.int64, seed: np.uint64, players: np.int64,  # pragma: no c
 def play_rounds(tables: RoundTables, games: int, seed: int) -> npt.NDArray[np.float64]:
     """Each seat's total share of the wins over ``games`` single rounds (ties share)."""
     winners = np.empty(games, dtype=np.int64)
-    _rounds(np.int64(games), np.uint64(seed & 0xFFFFFFFFFFFFFFFF), np.int64(tables.players),
-            np.int64(tables.rules.full), tables.rules.instant_win, tables.score_rank,
-            tables.table_of, tables.dice, tables.moves1, tables.moves2, two_dice_index(),
-            winners)
+    with PARALLEL_LAUNCH:
+        _rounds(np.int64(games), np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
+                np.int64(tables.players), np.int64(tables.rules.full),
+                tables.rules.instant_win, tables.score_rank, tables.table_of, tables.dice,
+                tables.moves1, tables.moves2, two_dice_index(), winners)
     shares = np.zeros(tables.players)
     counts = np.array([int(w).bit_count() for w in range(1 << tables.players)])
     histogram = np.bincount(winners, minlength=1 << tables.players)

@@ -93,14 +93,14 @@ def _groups(rules: Rules) -> tuple[npt.NDArray[np.int64], FloatArray, npt.NDArra
             np.array(move_start, dtype=np.int64), np.array(moves, dtype=np.int64))
 
 
-_launch = threading.Lock()
+PARALLEL_LAUNCH = threading.Lock()
 """numba's default thread pool must not run two parallel kernels at once (a web server's
-threads could ask together)."""
+threads could ask together): every parallel kernel of the package is launched under it."""
 
 
 def ended_many(rules: Rules, finals: FloatArray) -> FloatArray:
     """``ended[mask, k]``: the chance that optimal play for the signed final values
     ``finals[:, k]`` (higher is better) ends the turn with ``mask`` open."""
-    with _launch:
+    with PARALLEL_LAUNCH:
         return _ended(np.ascontiguousarray(finals, dtype=np.float64), dice_choice_codes(rules),
                       *_groups(rules), EPSILON)
