@@ -129,11 +129,26 @@ def win_objective(posted: tuple[int, ...], still_to_play: int) -> Objective:
         of_scores=lambda r, scores: _win_shares(r, scores, ordered, still_to_play))
 
 
+def deciding_posted(rules: Rules, posted: tuple[int, ...]) -> tuple[int, ...]:
+    """The posted scores that matter to the win: the best one, once per player who posted it
+    (a worse score can neither tie nor beat the turn that wins).
+
+    >>> from shutthebox.rules import Rules
+    >>> deciding_posted(Rules(), (12, 7, 30, 7))
+    (7, 7)
+    """
+    if not posted:
+        return ()
+    best = min(posted) if rules.lower_is_better else max(posted)
+    return (best,) * posted.count(best)
+
+
 def win_solutions(rules: Rules,
                   situations: Sequence[tuple[tuple[int, ...], int]]) -> list[Solution]:
     """The solutions that maximise the share of the win in each situation ``(posted,
     still_to_play)``, solved side by side (for tables of every situation of a round)."""
-    return solve_many(rules, [win_objective(posted, still) for posted, still in situations])
+    return solve_many(rules, [win_objective(deciding_posted(rules, posted), still)
+                              for posted, still in situations])
 
 
 def win_solution(rules: Rules, posted: tuple[int, ...], still_to_play: int) -> Solution:
