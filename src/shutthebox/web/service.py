@@ -28,6 +28,7 @@ from shutthebox.strategies import Strategy, make_strategy
 from shutthebox.tiles import mask_of, tiles_of
 from shutthebox.turn import Phase
 from shutthebox.web.storage import (
+    GAMES,
     GameRow,
     PlayerResultRow,
     append_events,
@@ -289,7 +290,7 @@ class GameService:
     def _load(self, session: Session, game_id: str) -> _Loaded:
         """The game's match: from memory if it is up to date with the database (one small
         query), else rebuilt by replaying the stored log."""
-        count = session.scalar(select(GameRow.event_count).where(GameRow.id == game_id))
+        count = session.scalar(select(GAMES.c.event_count).where(GAMES.c.id == game_id))
         if count is None:
             raise GameNotFoundError(f"no game {game_id!r}")
         cached = self._games.get(game_id)
