@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
@@ -29,6 +29,7 @@ from shutthebox.tiles import mask_of, tiles_of
 from shutthebox.turn import Phase
 from shutthebox.web.storage import (
     GAMES,
+    RESULTS,
     GameRow,
     PlayerResultRow,
     append_events,
@@ -85,10 +86,9 @@ class GameService:
         match = Match(config)
         strategies = [s.strategy for s in seats]
         with self.sessions.begin() as session:
-            session.add(GameRow(id=game_id, config=config.to_dict(), seats=strategies,
-                                status="playing", event_count=0, created=now(),
-                                updated=now()))
-            session.flush()
+            session.execute(insert(GAMES).values(
+                id=game_id, config=config.to_dict(), seats=strategies, status="playing",
+                event_count=0, created=now(), updated=now()))
             self._advance(game_id, match, strategies)
             self._store(session, game_id, match, 0)
         self._games[game_id] = _Loaded(match, strategies)
@@ -189,12 +189,12 @@ class GameService:
             if item["type"] == "turn-end":
                 scores[item["seat"]].append(item["score"])
                 shut_boxes[item["seat"]] += int(item["shut_box"])
-        for seat, name in enumerate(match.players):
-            won = 1 / len(match.winners) if seat in match.winners else 0.0
-            session.add(PlayerResultRow(
-                game_id=game_id, seat=seat, player=name, rules=match.rules.to_dict(),
-                format=str(match.config.format), won=won, scores=scores[seat],
-                shut_boxes=shut_boxes[seat], finished=now()))
+        session.execute(insert(RESULTS), [
+            {"game_id": game_id, "seat": seat, "player": name, "rules": match.rules.to_dict(),
+             "format": str(match.config.format),
+             "won": 1 / len(match.winners) if seat in match.winners else 0.0,
+             "scores": scores[seat], "shut_boxes": shut_boxes[seat], "finished": now()}
+            for seat, name in enumerate(match.players)])
 
     # --- coaching ----------------------------------------------------------------------
 

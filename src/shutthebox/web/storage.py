@@ -81,6 +81,7 @@ class PlayerResultRow(Base):
 
 GAMES = cast(Table, GameRow.__table__)
 EVENTS = cast(Table, EventRow.__table__)
+RESULTS = cast(Table, PlayerResultRow.__table__)
 """The tables themselves: the hot path of a move uses plain Core statements on them, which
 costs a fraction of the ORM's bookkeeping."""
 
