@@ -6,6 +6,7 @@ out of turn 409; each answer has a ``detail`` message. Never a 500 for bad input
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 from typing import Any
@@ -189,5 +190,13 @@ def create_app(database_url: str | None = None, engine: Engine | None = None) ->
 
 
 def app_from_environment() -> FastAPI:
-    """The app for ``$SHUTTHEBOX_DATABASE_URL`` (how ``shutthebox serve`` starts workers)."""
-    return create_app(os.environ.get("SHUTTHEBOX_DATABASE_URL"))
+    """The app for ``$SHUTTHEBOX_DATABASE_URL`` (how ``shutthebox serve`` starts workers).
+
+    A server keeps many small objects (games in memory): the start-up objects are frozen out
+    of the garbage collector and young objects are collected less often, so that no answer
+    waits on a long collection.
+    """
+    app = create_app(os.environ.get("SHUTTHEBOX_DATABASE_URL"))
+    gc.freeze()
+    gc.set_threshold(20_000, 20, 20)
+    return app
