@@ -118,13 +118,9 @@ def hint_command(
                           "Give --roll to rank the moves.")
             console.print(_roll_summary(rules, objective, open_tiles, dice[0].dice))
             return
-        table = Table(title=f"Dice choice with {format_tiles(open_tiles)} open ({objective})")
-        for column in ("dice", "value", "loss"):
-            table.add_column(column, justify="right")
-        for d in dice:
-            table.add_row(str(d.dice), _value_text(objective, d.value),
-                          "best" if d.loss == 0 else _value_text(objective, d.loss))
-        console.print(table)
+        console.print(_ranking(
+            f"Dice choice with {format_tiles(open_tiles)} open ({objective})", "dice",
+            [(str(d.dice), d.value, d.loss) for d in dice], objective))
         return
     roll = parse_roll(roll_text)
     if len(roll) not in rules.dice_choices(open_tiles):
@@ -141,14 +137,22 @@ def hint_command(
                       f"{format_tiles(open_tiles)} open: the turn ends with score "
                       f"{rules.score(open_tiles)}.")
         return
-    table = Table(title=f"Roll {format_roll(roll)} with {format_tiles(open_tiles)} open "
-                        f"({objective}), best first")
-    for column in ("shut", "value", "loss"):
+    console.print(_ranking(
+        f"Roll {format_roll(roll)} with {format_tiles(open_tiles)} open ({objective}), "
+        "best first", "shut", [(format_tiles(m.tiles), m.value, m.loss) for m in moves],
+        objective))
+
+
+def _ranking(title: str, what: str, rows: list[tuple[str, float, float]],
+             objective: str) -> Table:
+    """Ranked choices as a table: each with its value and what it loses against the best."""
+    table = Table(title=title)
+    for column in (what, "value", "loss"):
         table.add_column(column, justify="right")
-    for m in moves:
-        table.add_row(format_tiles(m.tiles), _value_text(objective, m.value),
-                      "best" if m.loss == 0 else _value_text(objective, m.loss))
-    console.print(table)
+    for choice, value, loss in rows:
+        table.add_row(choice, _value_text(objective, value),
+                      "best" if loss == 0 else _value_text(objective, loss))
+    return table
 
 
 def review_command(
