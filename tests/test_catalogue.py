@@ -305,7 +305,7 @@ def test_invalid_race_with_penalty_scoring() -> None:
 
 
 def test_format_battle_knocker_rolls_first_and_wins_when_all_down() -> None:
-    match = game("battle", 2, Rules(tiles=3))
+    match = game("battle:rolls", 2, Rules(tiles=3))
     assert match.pending.seat == 0 and match.pending.role == "knock"
     match.apply_roll((1, 2))
     match.decide(mask_of([3]))
@@ -318,7 +318,7 @@ def test_format_battle_knocker_rolls_first_and_wins_when_all_down() -> None:
 
 
 def test_format_battle_stander_wins_when_all_up_after_a_stand() -> None:
-    match = game("battle", 2, Rules(tiles=3))
+    match = game("battle:rolls", 2, Rules(tiles=3))
     match.apply_roll((1, 2))
     match.decide(mask_of([3]))
     match.apply_roll((1, 2))

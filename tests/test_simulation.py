@@ -76,6 +76,21 @@ def test_policy_tables_of_a_heuristic_follow_its_choices() -> None:
     assert set(np.unique(dice[1:])) == {2}
 
 
+@pytest.mark.parametrize("strategy", ["optimal", "random"])
+def test_progress_is_told_as_the_games_are_played(strategy: str) -> None:
+    told: list[int] = []
+    simulate(Rules(tiles=6), strategy, games=50_000, seed=1, chunk=20_000,
+             progress=told.append)
+    assert told == sorted(told) and told[-1] == 50_000 and len(told) >= 3
+
+
+def test_tournament_progress_counts_every_match() -> None:
+    told: list[int] = []
+    tournament(Rules(tiles=6), ["highest-first", "random"], "single", matches=30, seed=1,
+               progress=told.append)
+    assert told == list(range(1, 31))
+
+
 def test_bad_requests_are_refused() -> None:
     with pytest.raises(SimulationError, match="games must be at least 1"):
         simulate(Rules(), "optimal", games=0)
@@ -89,6 +104,14 @@ def test_tournament_rotates_seats_and_shares_ties() -> None:
     assert result.win_rate("optimal") > result.win_rate("random")
     assert result.mean_rounds == 1
     assert sum(result.winnings.values()) == 0   # money only changes hands
+
+
+def test_a_strategy_may_take_several_seats() -> None:
+    result = tournament(Rules(), ["optimal", "optimal", "random"], "single", matches=60, seed=2)
+    assert result.players == ["optimal #1", "optimal #2", "random"]
+    assert sum(result.wins.values()) == pytest.approx(60)
+    assert result.win_rate("optimal #1") + result.win_rate("optimal #2") > \
+        result.win_rate("random")
 
 
 def test_tournament_of_a_multi_round_format() -> None:
@@ -116,6 +139,12 @@ def test_simulate_command_json_and_plot(tmp_path: Path) -> None:
     assert plot.read_text().startswith("<?xml")
 
 
+def test_tournament_command_with_one_strategy_in_two_seats() -> None:
+    result = run("tournament", "--players", "optimal,optimal", "--matches", "20")
+    assert result.returncode == 0, result.stderr
+    assert "optimal #1" in result.stdout and "optimal #2" in result.stdout
+
+
 def test_tournament_command(tmp_path: Path) -> None:
     result = run("tournament", "--players", "optimal,highest-first", "--matches", "50",
                  "--json", "--plot", str(tmp_path / "t.png"))
@@ -129,7 +158,6 @@ def test_tournament_command(tmp_path: Path) -> None:
     (["simulate", "--games", "0"], "--games must be at least 1"),
     (["simulate", "--strategy", "genius"], "unknown strategy 'genius'"),
     (["simulate", "--plot", "x.pdf"], "use a .png or .svg file"),
-    (["tournament", "--players", "optimal,optimal"], "give each strategy once"),
     (["tournament", "--format", "battle", "--players", "a,b,c"], "unknown strategy"),
 ])
 def test_bad_input_is_a_one_line_error(args: list[str], message: str) -> None:

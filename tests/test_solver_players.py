@@ -14,6 +14,7 @@ from shutthebox.solver.players import (
     _later_odds,
     _later_odds_table,
     make_optimal,
+    round_objective,
     win_share,
     win_solution,
     win_solutions,
@@ -139,9 +140,10 @@ def test_playing_to_win_wins_at_least_as_often_as_playing_for_the_score(
     rules = Rules()
     aware = win_solution(rules, posted, still)
     plain = solve(rules, "score")
-    plain_share = sum(p * win_share(rules, rules.score(tiles), posted, still)
+    objective = round_objective(rules, posted, still)
+    plain_share = sum(p * float(objective.final_value(rules, tiles))
                       for tiles, p in plain.final_distribution.items())
-    aware_share = sum(p * win_share(rules, rules.score(tiles), posted, still)
+    aware_share = sum(p * float(objective.final_value(rules, tiles))
                       for tiles, p in aware.final_distribution.items())
     assert aware_share == pytest.approx(aware.value(), abs=1e-12)
     assert aware_share >= plain_share - 1e-12
@@ -155,7 +157,7 @@ def test_win_objectives_solved_side_by_side_equal_each_solved_alone() -> None:
     together = win_solutions(rules, situations)
     for (posted, still), solution in zip(situations, together, strict=True):
         def share(r: Rules, t: int, p: tuple[int, ...] = posted, k: int = still) -> float:
-            return win_share(r, r.score(t), p, k)
+            return float(round_objective(r, p, k).final_value(r, t))
 
         alone = solve_exact(rules, custom(f"alone:{posted}:{still}", share))
         assert solution is win_solution(rules, posted, still)

@@ -1,23 +1,57 @@
-"""The JSON API against a real SQLite file, and a real server killed and restarted."""
+"""The JSON API as players and attackers use it, on a real SQLite file and on PostgreSQL.
+
+Every test here runs twice: on SQLite and on a fresh PostgreSQL schema (skipped, saying so,
+when PostgreSQL does not answer on 127.0.0.1:5432).
+"""
 
 from __future__ import annotations
 
+import json
+import time
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
 
-from shutthebox.match import replay
+from shutthebox.match import GameFormat, Match, MatchConfig, replay
 from shutthebox.rules import Rules
 from shutthebox.solver import solve
 from shutthebox.web import create_app
-from tests.webserver import Server
+from shutthebox.web.advice import SolverPool
+from shutthebox.web.guard import RateLimits
+from shutthebox.web.storage import make_engine, upgrade
+from tests.webserver import database, first_legal
+
+HOSTS = ("testserver",)
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[SolverPool]:
+    shared = SolverPool()
+    yield shared
+    shared.close()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    with database(request.param, tmp_path) as url:
+        yield url
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(f"sqlite:///{tmp_path / 'games.sqlite'}"))
+def client(database_url: str, pool: SolverPool) -> Iterator[TestClient]:
+    app = create_app(database_url, allowed_hosts=HOSTS, computer_delay=0,
+                     limits=RateLimits(0, 0), pool=pool)
+    with TestClient(app) as running:
+        yield running
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
 
 
 def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -27,156 +61,389 @@ def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
     return data
 
 
-def play_human_turns(client: TestClient, state: dict[str, Any]) -> dict[str, Any]:
-    """Play the human seats with the first legal move until the game is over."""
-    while state["status"] != "over":
+def wait_for_human(client: TestClient, state: dict[str, Any],
+                   timeout: float = 30) -> dict[str, Any]:
+    """The game once the server has played its steps (computers, roll-offs)."""
+    deadline = time.monotonic() + timeout
+    while True:
         pending = state["pending"]
-        assert pending["human"], pending
-        base = f"/api/games/{state['id']}"
-        if pending["kind"] == "roll":
-            response = client.post(f"{base}/roll", json={"seat": pending["seat"]})
-        elif pending["kind"] == "choose-dice":
-            response = client.post(f"{base}/dice", json={"seat": pending["seat"], "dice": 2})
-        else:
-            response = client.post(f"{base}/shut", json={"seat": pending["seat"],
-                                                         "tiles": pending["legal"][0]})
+        if state["status"] == "over" or (pending["human"] and state["status"] == "playing"):
+            return state
+        assert time.monotonic() < deadline, f"the server did not move on: {pending}"
+        time.sleep(0.05)
+        state = client.get(f"/api/games/{state['id']}").json()
+
+
+def play_out(client: TestClient, state: dict[str, Any], tokens: dict[str, str]
+             ) -> dict[str, Any]:
+    """Play the humans' seats with the first legal move until the game is over."""
+    while True:
+        state = wait_for_human(client, state)
+        if state["status"] == "over":
+            return state
+        path, body = first_legal(state)
+        token = tokens[str(state["pending"]["seat"])]
+        response = client.post(path, json=body, headers=bearer(token))
         assert response.status_code == 200, response.text
         state = response.json()
-    return state
 
 
-def test_a_solo_game_through_the_api_is_stored_and_replays(client: TestClient) -> None:
+def stored_match(client: TestClient, game_id: str) -> Match:
+    stored = client.get(f"/api/games/{game_id}").json()
+    events = [e for e in stored["events"] if e["type"] not in ("seats", "join")]
+    return replay({"version": 1, "rules": stored["rules"], "format": stored["format"],
+                   "players": [p["name"] for p in stored["players"]],
+                   "stake": stored["stake"], "events": events})
+
+
+# --- playing ------------------------------------------------------------------------
+
+
+def test_a_solo_game_is_played_by_its_token_and_its_log_replays(client: TestClient) -> None:
     state = new_game(client, players=[{"name": "Ann"}], preset="lever-9")
     assert state["format"] == "solo" and state["pending"]["kind"] == "roll"
-    final = play_human_turns(client, state)
+    assert state["you"] == [0] and len(state["tokens"]["0"]) >= 32
+    assert state["events"][0]["type"] == "seats"
+    final = play_out(client, state, state["tokens"])
     assert final["winners"] == [0]
-    stored = client.get(f"/api/games/{state['id']}").json()
-    assert stored["event_count"] == final["event_count"]
-    match = replay({"version": 1, "rules": stored["rules"], "format": stored["format"],
-                    "players": ["Ann"], "stake": 0, "events": stored["events"]})
+    match = stored_match(client, state["id"])
     assert match.is_over and match.round_scores[0] == int(final["round_scores"]["0"])
 
 
-def test_computer_seats_play_on_the_server(client: TestClient) -> None:
+def test_computer_seats_are_played_by_the_server_after_the_answer(client: TestClient) -> None:
     state = new_game(client, players=[{"name": "Ann"}, {"name": "Bot", "computer": "hard"},
-                                      {"name": "Cat", "computer": "easy"}], stake="1")
-    final = play_human_turns(client, state) if state["status"] != "over" else state
-    assert final["status"] == "over"
+                                      {"name": "Cat", "kind": "computer",
+                                       "computer": "easy"}], stake="1")
+    assert set(state["tokens"]) == {"0"}
+    final = play_out(client, state, state["tokens"])
     assert sum(final["payouts"].values()) == 300
     types = {e["type"] for e in client.get(f"/api/games/{state['id']}").json()["events"]}
-    assert {"start", "ante", "turn", "roll", "winner", "payout"} <= types
+    assert {"seats", "start", "ante", "turn", "roll", "winner", "payout"} <= types
 
 
-def test_hint_ranks_every_legal_move_and_coach_gives_exact_figures(client: TestClient) -> None:
+def test_a_game_of_computers_only_plays_out_in_the_background(client: TestClient) -> None:
+    state = new_game(client, players=[{"name": "A", "computer": "hard"},
+                                      {"name": "B", "computer": "medium"}],
+                     format="rounds:2", pace="instant")
+    assert state["status"] == "playing" and state["tokens"] == {}
+    final = wait_for_human(client, state)
+    assert final["status"] == "over" and final["winners"]
+    assert stored_match(client, state["id"]).is_over
+
+
+# --- seats and tokens ---------------------------------------------------------------
+
+
+def test_actions_need_the_token_of_the_seat_to_act(client: TestClient) -> None:
+    state = new_game(client, players=[{"name": "Ann"}, {"name": "Bo"}])
+    other = new_game(client, players=[{"name": "Cy"}])
+    roll = f"/api/games/{state['id']}/roll"
+    body = {"event": state["event_count"]}
+    ann, bo = state["tokens"]["0"], state["tokens"]["1"]
+    assert client.post(roll, json=body).status_code == 401
+    assert client.post(roll, json=body, headers=bearer("not-a-token")).status_code == 401
+    assert client.post(roll, json=body, headers=bearer(other["tokens"]["0"])).status_code == 403
+    assert client.post(roll, json={**body, "seat": 0}, headers=bearer(bo)).status_code == 403
+    refused = client.post(roll, json=body, headers=bearer(bo))
+    assert refused.status_code == 409 and "Ann" in refused.json()["detail"]
+    assert client.get(f"/api/games/{state['id']}").json()["event_count"] == state["event_count"]
+    assert client.post(roll, json=body, headers=bearer(ann)).status_code == 200
+
+
+def test_friends_join_open_seats_by_invite_and_play_starts_when_all_are_taken(
+        client: TestClient) -> None:
+    state = new_game(client, players=[{"name": "Ann"}, {"name": "Friend 1", "kind": "open"},
+                                      {"name": "Friend 2", "kind": "open"}])
+    assert state["status"] == "waiting" and set(state["tokens"]) == {"0"}
+    first, second = state["invites"]
+    assert first["link"] == f"/join/{first['code']}" and len(first["code"]) == 6
+    info = client.get(f"/api/invites/{first['code'].lower()}").json()
+    assert info["game_id"] == state["id"] and info["seat"] == 1 and not info["taken"]
+    qr = client.get(first["qr"])
+    assert qr.headers["content-type"] == "image/svg+xml" and b"<svg" in qr.content
+    join = f"/api/games/{state['id']}/join"
+    assert client.post(join, json={"invite": "ZZZZZZ", "name": "Bo"}).status_code == 404
+    assert client.post(join, json={"invite": first["code"], "name": "ann"}).status_code == 400
+    bo = client.post(join, json={"invite": first["code"], "name": "Bo"})
+    assert bo.status_code == 200 and bo.json()["seat"] == 1
+    assert bo.json()["state"]["status"] == "waiting"
+    assert client.post(join, json={"invite": first["code"], "name": "Cy"}).status_code == 409
+    roll = f"/api/games/{state['id']}/roll"
+    assert client.post(roll, json={"event": bo.json()["state"]["event_count"]},
+                       headers=bearer(state["tokens"]["0"])).status_code == 409
+    cy = client.post(join, json={"invite": second["code"], "name": "Cy"}).json()
+    started = cy["state"]
+    assert started["status"] == "playing" and started["you"] == [2]
+    assert [p["name"] for p in started["players"]] == ["Ann", "Bo", "Cy"]
+    joins = [e for e in started["events"] if e["type"] == "join"]
+    assert [(e["seat"], e["name"]) for e in joins] == [(1, "Bo"), (2, "Cy")]
+    tokens = {"0": state["tokens"]["0"], "1": bo.json()["token"], "2": cy["token"]}
+    final = play_out(client, started, tokens)
+    assert final["status"] == "over"
+    mine = client.get("/api/games", headers={"X-Seat-Tokens": f"{tokens['1']},{tokens['2']}"})
+    assert [(g["id"], g["seats"]) for g in mine.json()] == [(state["id"], [1, 2])]
+
+
+def test_the_game_list_shows_only_the_games_of_the_tokens_presented(client: TestClient) -> None:
+    mine = new_game(client, players=[{"name": "Ann"}])
+    new_game(client, players=[{"name": "Someone"}])
+    assert client.get("/api/games").json() == []
+    listed = client.get("/api/games", headers=bearer(mine["tokens"]["0"])).json()
+    assert [g["id"] for g in listed] == [mine["id"]]
+
+
+def test_hints_and_coaching_need_a_seat_of_the_game(client: TestClient) -> None:
     state = new_game(client, players=[{"name": "Ann"}])
     base = f"/api/games/{state['id']}"
-    assert client.get(f"{base}/hint").status_code == 409   # nothing to decide before the roll
-    coach = client.get(f"{base}/coach").json()
+    token = state["tokens"]["0"]
+    assert client.get(f"{base}/hint").status_code == 401
+    assert client.get(f"{base}/coach", headers=bearer("nope")).status_code == 401
+    waiting = client.get(f"{base}/hint", headers=bearer(token)).json()
+    assert waiting["options"] == [] and "Roll" in waiting["message"]
+    coach = client.get(f"{base}/coach", headers=bearer(token)).json()
     assert coach["p_shut"] == pytest.approx(solve(Rules(), "shut").value())
-    state = client.post(f"{base}/roll").json()
-    hint = client.get(f"{base}/hint").json()
+    state = client.post(f"{base}/roll", json={"event": state["event_count"]},
+                        headers=bearer(token)).json()
+    if state["status"] == "over":
+        return
+    hint = client.get(f"{base}/hint", headers=bearer(token)).json()
     assert sorted(map(tuple, (o["tiles"] for o in hint["options"]))) == sorted(
         map(tuple, state["pending"]["legal"]))
-    values = [o["value"] for o in hint["options"]]
-    assert values == sorted(values) and hint["measure"] == "expected score"
     assert hint["options"][0]["loss"] == 0
 
 
-def test_review_and_statistics_after_a_finished_game(client: TestClient) -> None:
+# --- commands are safe to repeat ----------------------------------------------------
+
+
+def test_a_repeated_idempotency_key_answers_the_first_answer_and_rolls_once(
+        client: TestClient) -> None:
+    state = new_game(client, players=[{"name": "Ann"}])
+    roll = f"/api/games/{state['id']}/roll"
+    headers = {**bearer(state["tokens"]["0"]), "Idempotency-Key": str(uuid.uuid4())}
+    first = client.post(roll, json={}, headers=headers)
+    again = client.post(roll, json={}, headers=headers)
+    assert first.status_code == again.status_code == 200
+    assert first.json() == again.json()
+    stored = client.get(f"/api/games/{state['id']}").json()
+    assert sum(1 for e in stored["events"] if e["type"] == "roll") == 1
+
+
+def test_without_a_key_a_stale_event_number_is_refused(client: TestClient) -> None:
+    state = new_game(client, players=[{"name": "Ann"}])
+    roll = f"/api/games/{state['id']}/roll"
+    token = bearer(state["tokens"]["0"])
+    assert client.post(roll, json={}, headers=token).status_code == 400
+    assert client.post(roll, json={"event": state["event_count"] - 1},
+                       headers=token).status_code == 409
+    assert client.post(roll, json={"event": state["event_count"]}, headers=token
+                       ).status_code == 200
+    repeated = client.post(roll, json={"event": state["event_count"]}, headers=token)
+    assert repeated.status_code == 409 and "moved on" in repeated.json()["detail"]
+
+
+# --- bad requests -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("stake", ["NaN", "Infinity", "-Infinity", "1e999999"])
+def test_stakes_that_are_not_finite_amounts_are_400(client: TestClient, stake: str) -> None:
+    for raw in (f'"{stake.lower()}"', stake):   # as a string and as a bare JSON number
+        body = '{"players": [{"name": "A"}, {"name": "B"}], "stake": ' + raw + "}"
+        response = client.post("/api/games", content=body,
+                               headers={"Content-Type": "application/json"})
+        assert response.status_code == 400, (raw, response.text)
+        assert "stake" in response.json()["detail"]
+
+
+@pytest.mark.parametrize("fmt", ["rounds:101", "elimination:99999999999999999999",
+                                 "race:1000000", "loser-at:0", "nonsense"])
+def test_format_numbers_beyond_a_sane_bound_are_400(client: TestClient, fmt: str) -> None:
+    response = client.post("/api/games", json={"players": [{"name": "A"}, {"name": "B"}],
+                                               "format": fmt})
+    assert response.status_code == 400 and response.json()["detail"]
+
+
+def test_bodies_over_64_kib_and_bodies_that_are_not_json_are_refused(client: TestClient) -> None:
+    big = client.post("/api/games", content=b" " * (65 * 1024),
+                      headers={"Content-Type": "application/json"})
+    assert big.status_code == 413 and "64 KiB" in big.json()["detail"]
+    state = new_game(client, players=[{"name": "Ann"}])
+    form = client.post(f"/api/games/{state['id']}/roll", data={"event": "0"},
+                       headers=bearer(state["tokens"]["0"]))
+    assert form.status_code == 415
+    shape = client.post("/api/games", json={"players": "Ann"})
+    assert shape.status_code == 422 and "players" in shape.json()["detail"]
+
+
+def test_every_answer_carries_the_security_headers(client: TestClient) -> None:
+    for response in (client.get("/"), client.get("/api/presets"), client.get("/api/games/x"),
+                     client.get("/docs")):
+        csp = response.headers["content-security-policy"]
+        assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
+        assert "unsafe-inline" not in csp
+        assert response.headers["x-content-type-options"] == "nosniff"
+        assert response.headers["referrer-policy"]
+    docs = client.get("/docs").text
+    assert "cdn" not in docs.lower() and "/docs-assets/swagger/swagger-ui-bundle.js" in docs
+    assert client.get("/docs-assets/swagger/swagger-ui-bundle.js").status_code == 200
+
+
+def test_unknown_hosts_are_refused(database_url: str, pool: SolverPool) -> None:
+    app = create_app(database_url, pool=pool)   # default: the loopback names only
+    with TestClient(app, base_url="http://evil.example") as evil:
+        refused = evil.get("/api/presets")
+        assert refused.status_code == 400 and "evil.example" in refused.json()["detail"]
+    with TestClient(app, base_url="http://127.0.0.1:8000") as local:
+        assert local.get("/api/presets").status_code == 200
+
+
+def test_a_client_sending_too_many_requests_gets_429_with_retry_after(
+        database_url: str, pool: SolverPool) -> None:
+    app = create_app(database_url, allowed_hosts=HOSTS, limits=RateLimits(5, 2, burst=1),
+                     pool=pool)
+    with TestClient(app) as client:
+        answers = [client.get("/api/presets") for _ in range(8)]
+        refused = [a for a in answers if a.status_code == 429]
+        assert refused and int(refused[0].headers["retry-after"]) >= 1
+        assert "too many requests" in refused[0].json()["detail"]
+
+
+# --- review, players and statistics -------------------------------------------------
+
+
+def test_review_gives_costs_in_the_unit_of_the_objective_and_a_verdict(
+        client: TestClient) -> None:
+    state = new_game(client, players=[{"name": "Ann"}])
+    final = play_out(client, state, state["tokens"])
+    review = client.get(f"/api/games/{final['id']}/review").json()
+    assert review["unit"] == "points" and review["decisions"]
+    assert all(d["unit"] == "points" and d["cost"] >= 0 for d in review["decisions"])
+    assert any(d["costly"] for d in review["decisions"]) == (review["mistakes"]["Ann"] > 0)
+    assert review["verdict"].startswith("Ann: ")
+
+
+def test_players_are_listed_and_any_name_has_statistics(client: TestClient) -> None:
     for _ in range(2):
-        play_human_turns(client, new_game(client, players=[{"name": "Zoe"}]))
-    games = client.get("/api/games").json()
-    review = client.get(f"/api/games/{games[0]['id']}/review").json()
-    assert review["decisions"] and "Zoe" in review["total_cost"]
-    stats = client.get("/api/players/Zoe/stats").json()
-    assert stats["games"] == 2 and stats["turns"] == 2
-    assert stats["personal_best"] == stats["best_score"]
+        state = new_game(client, players=[{"name": "Al/Bo"}])
+        play_out(client, state, state["tokens"])
+    duel = new_game(client, players=[{"name": "Al/Bo"}, {"name": "Bot", "computer": "easy"}])
+    play_out(client, duel, duel["tokens"])
+    names = {p["name"]: p["games"] for p in client.get("/api/players").json()}
+    assert names["Al/Bo"] == 3
+    stats = client.get("/api/stats", params={"player": "Al/Bo"}).json()
+    assert stats["solo"]["games"] == 2 and stats["matches"] == 1
+    assert stats["wins"] in (0.0, 0.5, 1.0)
+    assert stats["solo"]["personal_best"] == min(stats["solo"]["scores"])
     assert sum(stats["optimal"].values()) == pytest.approx(1.0)
-    assert client.get("/api/players/Nobody/stats").status_code == 404
+    missing = client.get("/api/stats", params={"player": "Nobody"})
+    assert missing.status_code == 404 and "no finished games" in missing.json()["detail"]
 
 
-@pytest.mark.parametrize(("body", "status", "message"), [
-    ({"players": [{"name": "A"}], "rules": {"tiles": 13}}, 400, "from 2 to 12"),
-    ({"players": [{"name": "A"}], "rules": {"bogus": 1}}, 400, "unknown rule field"),
-    ({"players": [{"name": "A"}], "preset": "nine"}, 400, "unknown preset"),
-    ({"players": [{"name": "A"}, {"name": "B"}], "format": "race:200"}, 400, "covered"),
-    ({"players": [{"name": "A"}, {"name": "B", "computer": "genius"}]}, 400, "unknown strategy"),
-    ({"players": [{"name": "A"}, {"name": "A"}]}, 400, "must differ"),
-    ({"players": [{"name": "A"}, {"name": "B"}], "stake": "lots"}, 400, "not an amount"),
-    ({"players": []}, 422, ""),
-    ({"players": "Ann"}, 422, ""),
-])
-def test_bad_new_games_get_a_clear_4xx(client: TestClient, body: dict[str, Any], status: int,
-                                       message: str) -> None:
-    response = client.post("/api/games", json=body)
-    assert response.status_code == status
-    assert message in str(response.json()["detail"])
+# --- live updates -------------------------------------------------------------------
 
 
-def test_bad_actions_get_a_clear_4xx(client: TestClient) -> None:
-    state = new_game(client, players=[{"name": "Ann"}, {"name": "Bob"}])
-    base = f"/api/games/{state['id']}"
-    assert client.post("/api/games/nope/roll").status_code == 404
-    assert client.post(f"{base}/shut", json={"tiles": [9]}).status_code == 409  # roll first
-    out_of_turn = client.post(f"{base}/roll", json={"seat": 1})
-    assert out_of_turn.status_code == 409 and "seat 0" in out_of_turn.json()["detail"]
-    client.post(f"{base}/roll", json={"seat": 0})
-    illegal = client.post(f"{base}/shut", json={"seat": 0, "tiles": [1, 2, 3, 4, 5, 6, 7, 8]})
-    assert illegal.status_code == 400 and "cannot shut" in illegal.json()["detail"]
-    assert client.post(f"{base}/shut", json={"tiles": [13]}).status_code == 400
-    assert client.post(f"{base}/shut", json={"tiles": "x"}).status_code == 422
-    assert client.post(f"{base}/dice", json={"dice": 3}).status_code == 422
-    assert client.post(f"{base}/shut", content=b"garbage",
-                       headers={"content-type": "application/json"}).status_code == 422
+def test_a_watcher_sees_each_event_as_it_is_stored_and_resumes_where_it_left(
+        client: TestClient) -> None:
+    state = new_game(client, players=[{"name": "Ann"}])
+    token = state["tokens"]["0"]
+    with client.websocket_connect(f"/api/games/{state['id']}/live?since=0") as live:
+        first = live.receive_json()
+        assert first["type"] == "state" and first["event_count"] == state["event_count"]
+        assert len(first["events"]) == state["event_count"]
+        began = time.perf_counter()
+        rolled = client.post(f"/api/games/{state['id']}/roll",
+                             json={"event": state["event_count"]}, headers=bearer(token)).json()
+        heard = live.receive_json()
+        assert time.perf_counter() - began < 2.0
+        assert heard["event_count"] == rolled["event_count"]
+        assert heard["events"] == rolled["events"]
+    if rolled["status"] == "over":
+        return
+    path, body = first_legal(rolled)
+    moved = client.post(path, json=body, headers=bearer(token)).json()
+    with client.websocket_connect(
+            f"/api/games/{state['id']}/live?since={rolled['event_count']}") as again:
+        missed = again.receive_json()
+        assert missed["since"] == rolled["event_count"]
+        assert missed["events"] == moved["events"]
 
 
-def test_openapi_describes_every_action(client: TestClient) -> None:
-    paths = client.get("/openapi.json").json()["paths"]
-    for path in ("/api/games", "/api/games/{game_id}/roll", "/api/games/{game_id}/dice",
-                 "/api/games/{game_id}/shut", "/api/games/{game_id}/hint",
-                 "/api/games/{game_id}/review", "/api/players/{name}/stats"):
-        assert path in paths
+def test_watching_an_unknown_game_is_refused(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect) as closed, \
+            client.websocket_connect("/api/games/nope/live") as live:
+        live.receive_json()
+    assert closed.value.code == 4404
 
 
-def test_page_and_assets_are_served_by_the_app(client: TestClient) -> None:
-    page = client.get("/")
-    assert page.status_code == 200 and "/static/app.js" in page.text
-    assert "http" not in page.text.replace("http-equiv", "")  # nothing from the internet
-    for asset in ("app.js", "style.css", "icon.svg"):
-        assert client.get(f"/static/{asset}").status_code == 200
+# --- storage ------------------------------------------------------------------------
 
 
-def test_kill_9_and_restart_loses_nothing(tmp_path: Path) -> None:
-    server = Server(tmp_path).start()
+def test_a_database_of_the_last_release_is_migrated_and_its_games_kept(
+        database_url: str, pool: SolverPool) -> None:
+    old = make_engine(database_url, migrate=False)
+    upgrade(old, "0001")
+    with old.begin() as connection:   # what release 0.1 stored, without Alembic's table
+        connection.execute(text("DROP TABLE alembic_version"))
+        match = Match(MatchConfig(Rules(), GameFormat.parse("single"), ("Ann", "Bot")))
+        now = "2026-01-01 12:00:00"
+        connection.execute(text(
+            "INSERT INTO games (id, config, seats, status, event_count, created, updated) "
+            "VALUES (:id, :config, :seats, 'playing', :count, :now, :now)"),
+            {"id": "old", "config": json.dumps(match.config.to_dict()),
+             "seats": json.dumps([None, "hard"]), "count": len(match.events), "now": now})
+        connection.execute(text("INSERT INTO events (game_id, position, data) "
+                                "VALUES (:g, :p, :d)"),
+                           [{"g": "old", "p": i, "d": json.dumps(e)}
+                            for i, e in enumerate(match.events)])
+    old.dispose()
+    app = create_app(database_url, allowed_hosts=HOSTS, pool=pool)
+    with TestClient(app) as client:
+        kept = client.get("/api/games/old").json()
+        assert kept["event_count"] == len(match.events)
+        assert [s["kind"] for s in kept["seats"]] == ["here", "computer"]
+        fresh = new_game(client, players=[{"name": "Ann"}])
+        assert fresh["tokens"]
+    check = create_engine(database_url.replace("postgresql://", "postgresql+psycopg://"))
+    with check.connect() as connection:
+        assert connection.execute(text("SELECT version_num FROM alembic_version")
+                                  ).scalar() == "0002"
+    check.dispose()
+
+
+def test_a_bad_database_url_never_shows_its_password() -> None:
+    from shutthebox.web.storage import StorageError
+
+    with pytest.raises(StorageError) as refused:
+        make_engine("postgresql://ann:hunter2@127.0.0.1:1/games")
+    assert "hunter2" not in str(refused.value) and "***" in str(refused.value)
+
+
+def test_the_first_match_tables_are_worked_out_with_progress_for_the_watchers(
+        database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from shutthebox.solver.matchplay import cache_path
+
+    monkeypatch.setenv("SHUTTHEBOX_HOME", str(tmp_path / "home"))  # no tables on disk yet
+    rules = Rules(tiles=7, max_tiles=2)
+    table = cache_path(rules, GameFormat.parse("rounds:2"))
+    assert not table.exists()
+    own_pool = SolverPool()
+    app = create_app(database_url, allowed_hosts=HOSTS, computer_delay=0.3,
+                     limits=RateLimits(0, 0), pool=own_pool)
     try:
-        state = server.post("/api/games", {"players": [{"name": "Ann"}, {"name": "Bob"}]}).json()
-        game = f"/api/games/{state['id']}"
-        rolled = server.post(f"{game}/roll", {"seat": 0}).json()
-        assert rolled["pending"]["kind"] == "shut"
-        server.kill()
-        server.start()
-        resumed = server.get(game).json()
-        assert resumed["pending"] == rolled["pending"]          # the same dice, still to play
-        assert resumed["event_count"] == rolled["event_count"]
-        listed = [g for g in server.get("/api/games").json() if g["id"] == state["id"]]
-        assert listed and listed[0]["status"] == "playing"
-        move = resumed["pending"]["legal"][0]
-        after = server.post(f"{game}/shut", {"seat": 0, "tiles": move}).json()
-        assert after["event_count"] > resumed["event_count"]
+        with TestClient(app) as client:
+            state = new_game(client, players=[{"name": "Bot", "computer": "hard"},
+                                              {"name": "Ann"}],
+                             rules={"tiles": 7, "max_tiles": 2}, format="rounds:2")
+            kinds = []
+            with client.websocket_connect(f"/api/games/{state['id']}/live?since=0") as live:
+                while True:
+                    message = live.receive_json()
+                    kinds.append(message["type"])
+                    if message["type"] == "state" and any(
+                            e["type"] == "shut" for e in message["events"]):
+                        break
+            assert "progress" in kinds and kinds.index("progress") < len(kinds) - 1
+            assert table.exists()
     finally:
-        server.kill()
-
-
-def test_two_servers_on_one_database_never_write_the_same_position(tmp_path: Path) -> None:
-    from shutthebox.web.storage import append_events, make_engine, sessions
-
-    url = f"sqlite:///{tmp_path / 'shared.sqlite'}"
-    first, second = TestClient(create_app(url)), TestClient(create_app(url))
-    state = new_game(first, players=[{"name": "Ann"}])
-    base = f"/api/games/{state['id']}"
-    rolled = second.post(f"{base}/roll").json()          # the second server acts
-    assert first.get(base).json()["event_count"] == rolled["event_count"]  # the first sees it
-    with sessions(make_engine(url)).begin() as session:  # a writer with a stale count loses
-        assert not append_events(session, state["id"], state["event_count"],
-                                 [{"type": "roll", "seat": 0, "roll": [1, 1]}], "playing")
-    assert first.get(base).json()["pending"] == rolled["pending"]
+        own_pool.close()

@@ -1,121 +1,381 @@
 """The page in Debian's chromium, driven by Playwright, against a real server.
 
-Screenshots of the board and the game-over page are saved under test-artifacts/screenshots/.
+Whole games by mouse, by keyboard alone, a battle and a 12-tile game on a phone; a double
+click rolls once; a server killed mid-game resumes with its log. Any console error fails the
+test. Screenshots go to test-artifacts/screenshots/.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
-from tests.webserver import Server
+from tests.webserver import Server, first_legal
 
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "screenshots"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")]
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[Server]:
-    running = Server(tmp_path).start()
+# The control the page offers for the next action, or "over"; false while it is busy.
+NEXT_ACTION = """() => {
+  const view = document.getElementById('view-game');
+  if (view.hidden || view.dataset.busy !== 'false') return false;
+  if (view.dataset.kind === 'over') return 'over';
+  for (const id of ['roll', 'two-dice', 'shut']) {
+    if (!document.getElementById(id).hidden) return id;
+  }
+  return false;
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("web")).start()
     yield running
     running.kill()
 
 
-@pytest.fixture
-def page(server: Server) -> Iterator[Page]:
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=str(CHROMIUM),
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"])
-        page = browser.new_page(viewport={"width": 1000, "height": 900})
-        page.set_default_timeout(20_000)
-        yield page
-        browser.close()
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
 
 
-def start_game(page: Page, server: Server, humans_only: bool) -> str:
+def watch_console(page: Page) -> list[str]:
+    """Collects console errors and uncaught exceptions of the page."""
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def open_page(browser: Browser, viewport: ViewportSize | None = None,
+              **options: Any) -> tuple[Page, list[str]]:
+    context = browser.new_context(viewport=viewport or DESKTOP, **options)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    return page, watch_console(page)
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    opened, errors = open_page(browser)
+    yield opened
+    opened.context.close()
+    assert errors == []
+
+
+def shot(page: Page, name: str, full_page: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.wait_for_timeout(400)                 # let the tiles' flip finish
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+
+
+def new_game(page: Page, server: Server, players: list[tuple[str, str]],
+             game_format: str = "single", preset: str | None = None) -> str:
+    """Fills the new-game form (players as (name, kind)) and starts; returns the game id."""
     page.goto(server.url)
     page.wait_for_selector("#preset option", state="attached")
-    if humans_only:
-        page.click("#seats li:nth-child(2) .remove")
-    page.click("#new-game button[type=submit]")
+    seats = page.locator("#seats li")
+    while seats.count() < len(players):
+        page.click("#add-seat")
+    while seats.count() > len(players):
+        seats.last.locator(".remove").click()
+    for row, (name, kind) in enumerate(players):
+        seats.nth(row).locator(".seat-name").fill(name)
+        seats.nth(row).locator(".seat-kind").select_option(kind)
+    if preset:
+        page.select_option("#preset", preset)
+    page.select_option("#format", game_format)
+    page.click("#start")
+    page.wait_for_url("**/games/*")
     page.wait_for_selector("#tiles .tile")
-    return str(page.evaluate("location.hash")).removeprefix("#game/")
+    return game_id(page)
 
 
-def play_until_over(page: Page, server: Server, game_id: str, limit: int = 60) -> None:
-    """Click through the game: roll, and shut the first legal move by clicking its tiles."""
-    for _ in range(limit):
-        page.wait_for_function(
-            "() => !busy && game && (game.status === 'over' || game.pending.human)")
-        state = server.get(f"/api/games/{game_id}").json()
-        if state["status"] == "over":
-            page.wait_for_selector("#over h3")
-            return
-        kind = state["pending"]["kind"]
-        if kind == "roll":
-            page.click("#roll")
-        elif kind == "choose-dice":
-            page.click("#two-dice")
-        else:
-            for tile in state["pending"]["legal"][0]:
-                page.click(f'.tile[data-tile="{tile}"]')
+def game_id(page: Page) -> str:
+    return str(page.evaluate("location.pathname")).rsplit("/", 1)[-1]
+
+
+def events(page: Page) -> int:
+    return int(page.get_attribute("#view-game", "data-events") or 0)
+
+
+def wait_for_more_events(page: Page, count: int) -> None:
+    page.wait_for_function(
+        f"() => Number(document.getElementById('view-game').dataset.events) > {count}")
+
+
+def next_action(page: Page, timeout: float = 60_000) -> str:
+    return str(page.wait_for_function(NEXT_ACTION, timeout=timeout).json_value())
+
+
+def first_legal_move(server: Server, game: str) -> list[int]:
+    legal: list[list[int]] = server.get(f"/api/games/{game}").json()["pending"]["legal"]
+    return legal[0]
+
+
+def click_move(page: Page, server: Server, game: str, action: str,
+               check_sum: bool = False) -> int:
+    """Clicks the next action (after the tiles of the first legal move, for a shut) and waits
+    for its events; answers the event count from before."""
+    before = events(page)
+    if action == "shut":
+        for tile in first_legal_move(server, game):
+            page.click(f'.tile[data-tile="{tile}"]')
+        if check_sum:
             assert "adds up" in page.inner_text("#status")
-            page.click("#shut")
-        page.wait_for_function(
-            f"() => game && game.event_count > {state['event_count']}")
+    page.click(f"#{action}")
+    wait_for_more_events(page, before)
+    return before
+
+
+def play_by_mouse(page: Page, server: Server, game: str, limit: int = 400) -> None:
+    """Clicks through the game: roll (two dice when asked), and shut the first legal move
+    by clicking its tiles."""
+    for _ in range(limit):
+        action = next_action(page)
+        if action == "over":
+            page.wait_for_selector("#moment.final h2")
+            return
+        click_move(page, server, game, action, check_sum=True)
     raise AssertionError("the game did not end")
 
 
-def test_a_whole_solo_game_by_clicking(page: Page, server: Server) -> None:
-    game_id = start_game(page, server, humans_only=True)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / "board.png"))
-    play_until_over(page, server, game_id)
-    assert "Your score" in page.inner_text("#over")
-    assert page.locator("#over table tbody tr").count() >= 1
-    page.screenshot(path=str(SHOTS / "game-over.png"), full_page=True)
+KEY_OF_TILE = {10: "0", 11: "-", 12: "="}
 
 
-def test_hot_seat_against_a_computer_with_a_hint(page: Page, server: Server) -> None:
-    game_id = start_game(page, server, humans_only=False)
-    state = server.get(f"/api/games/{game_id}").json()
-    if state["status"] != "over":
-        page.click("#roll")
-        page.wait_for_function("() => game && game.pending.kind !== 'roll'")
-        if page.is_visible("#hint"):
-            page.click("#hint")
-            page.wait_for_selector("#hint-panel table")
-            rows = page.locator("#hint-panel tbody tr")
-            legal = server.get(f"/api/games/{game_id}").json()["pending"]["legal"]
-            assert rows.count() == len(legal)
-            assert "★" in rows.first.inner_text()
-            page.screenshot(path=str(SHOTS / "hint.png"))
-    play_until_over(page, server, game_id)
-    text = page.inner_text("#over")
-    assert "Winner" in text
-    assert "Computer" in page.inner_text("#players")
+def play_by_keyboard(page: Page, server: Server, game: str, limit: int = 200) -> None:
+    """Plays with keys only: Enter rolls, digits pick tiles, Enter shuts; focus must already
+    be where the next action is (no clicks, no focusing by the test)."""
+    for _ in range(limit):
+        action = next_action(page)
+        if action == "over":
+            page.wait_for_selector("#moment.final h2")
+            return
+        before = events(page)
+        if action == "two-dice":
+            page.keyboard.press("2")
+        elif action == "roll":
+            assert page.evaluate("document.activeElement.id") == "roll"
+            page.keyboard.press("Enter")
+        else:
+            assert page.evaluate("document.activeElement.id") == "shut"
+            for tile in first_legal_move(server, game):
+                page.keyboard.press(KEY_OF_TILE.get(tile, str(tile)))
+            assert page.evaluate("document.activeElement.id") == "shut"
+            page.keyboard.press("Enter")
+        wait_for_more_events(page, before)
+    raise AssertionError("the game did not end")
 
 
-def test_kill_the_server_mid_game_and_resume_in_the_page(page: Page, server: Server) -> None:
-    game_id = start_game(page, server, humans_only=True)
+def test_a_whole_game_against_the_computer_by_mouse(page: Page, server: Server) -> None:
+    game = new_game(page, server, [("Ann", "here"), ("Computer", "computer:hard")])
+    assert page.inner_text("#game-title").startswith("One round")
+    assert page.locator("#dice svg.die").count() == 0
+    next_action(page)
     page.click("#roll")
-    page.wait_for_function("() => game && game.pending.kind !== 'roll'")
-    before = server.get(f"/api/games/{game_id}").json()
+    page.wait_for_selector("#dice svg.die")
+    assert page.locator("#dice svg.die circle.pip").count() >= 2
+    page.wait_for_selector("#view-game[data-busy=false]")
+    page.wait_for_function("document.getElementById('announce').textContent.includes('Ann rolls')")
+    assert page.locator("[aria-live]").count() == 1           # one region: what changed
+    shot(page, "mouse-board-after-roll")
+    page.keyboard.press("h")
+    page.wait_for_selector("#hint-panel table")
+    legal = server.get(f"/api/games/{game}").json()["pending"]["legal"]
+    assert page.locator("#hint-panel tbody tr").count() == len(legal)
+    assert "★" in page.locator("#hint-panel tbody tr").first.inner_text()
+    play_by_mouse(page, server, game)
+    final = page.inner_text("#moment")
+    assert "wins" in final or "share the win" in final
+    assert page.locator("#moment table tbody tr").count() == 2
+    log = page.text_content("#log") or ""
+    assert "Computer rolls" in log and "Ann rolls" in log
+    shot(page, "mouse-game-over", full_page=True)
+    page.click("#moment a[href^='/review/']")
+    page.wait_for_selector("#review table.review")
+    assert "Ann:" in page.inner_text("#review .verdicts")
+    shot(page, "review", full_page=True)
+
+
+def test_a_whole_game_by_keyboard_alone(page: Page, server: Server) -> None:
+    page.goto(server.url)
+    page.wait_for_selector("#preset option", state="attached")
+    # Add a third seat and remove it, then start, by keyboard: Tab to a control, then Enter.
+    tab_to(page, "#add-seat")
+    page.keyboard.press("Enter")
+    assert page.locator("#seats li").count() == 3
+    assert page.evaluate("document.activeElement.classList.contains('seat-name')")
+    tab_to(page, "#seats li:nth-child(3) .remove")
+    page.keyboard.press("Enter")
+    assert page.locator("#seats li").count() == 2
+    tab_to(page, "#start")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/games/*")
+    game = game_id(page)
+    next_action(page)
+    assert page.evaluate("document.activeElement.id") == "roll"
+    page.keyboard.press("?")
+    page.wait_for_selector("#keys[open]")
+    shot(page, "keyboard-keys")
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#keys:not([open])", state="attached")
+    assert page.evaluate("document.activeElement.id") == "roll"
+    page.keyboard.press("Enter")                   # roll
+    next_action(page)
+    first = first_legal_move(server, game)
+    page.keyboard.press(KEY_OF_TILE.get(first[0], str(first[0])))
+    assert page.locator(".tile.picked").count() == 1
+    page.keyboard.press("Escape")                  # clears the picked tiles
+    assert page.locator(".tile.picked").count() == 0
+    shot(page, "keyboard-board")
+    play_by_keyboard(page, server, game)      # against the computer: focus comes back
+    assert "win" in page.inner_text("#moment h2")
+    assert page.evaluate("document.activeElement.getAttribute('href')").startswith("/review/")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#review table.review")
+    shot(page, "keyboard-review", full_page=True)
+
+
+def tab_to(page: Page, selector: str, limit: int = 80) -> None:
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate("(s) => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"{selector} is not reachable with Tab")
+
+
+def play_battle_roles(page: Page, server: Server, game: str) -> list[str]:
+    """Plays a battle in the page until the knocker is back after a stand (or it is over),
+    checking the words and the marked tiles of each role; returns the roles seen."""
+    roles: list[str] = []
+    for _ in range(200):
+        action = next_action(page)
+        if action == "over" or roles[-2:] == ["stand", "knock"]:
+            break
+        if action == "shut":
+            role = server.get(f"/api/games/{game}").json()["pending"]["role"]
+            assert page.inner_text("#shut") == ("Stand up" if role == "stand" else "Knock down")
+            marked = page.locator(".tile.usable").count()
+            down = page.locator(".tile.usable.down").count()
+            assert marked >= 1 and down == (marked if role == "stand" else 0)
+            if role == "stand" and "stand" not in roles:
+                shot(page, "battle-stand-up")
+            if not roles or roles[-1] != role:
+                roles.append(role)
+        click_move(page, server, game, action)
+    return roles
+
+
+def test_a_battle_in_battle_words(browser: Browser, server: Server) -> None:
+    """Both roles on one screen: knock down, then stand up, in the page; the rest of the
+    battle is played through the API and reaches the page live. (A knocker who shuts the
+    box in the first turn leaves nothing to stand up: then a new battle starts.)"""
+    page, errors = open_page(browser, reduced_motion="reduce")
+    for _ in range(5):
+        game = new_game(page, server, [("Ann", "here"), ("Bo", "here")], "battle")
+        assert page.inner_text("#game-title").startswith("Battle")
+        if "stand" in play_battle_roles(page, server, game):
+            break
+    else:
+        raise AssertionError("five knockers in a row shut the box in their first turn")
+    tokens = page.evaluate("JSON.parse(localStorage.getItem('shutthebox.tokens'))")[game]
+    for _ in range(2000):
+        state = server.get(f"/api/games/{game}").json()
+        if state["status"] == "over":
+            break
+        path, body = first_legal(state)
+        server.post(path, body, token=tokens[str(state["pending"]["seat"])])
+    page.wait_for_selector("#moment.final h2")
+    assert "knocks down" in page.inner_text("#players")
+    log = page.text_content("#log") or ""
+    assert "Ann knocks down" in log and "Bo stands up" in log
+    shot(page, "battle-over", full_page=True)
+    page.context.close()
+    assert errors == []
+
+
+def test_twelve_tiles_on_a_phone(browser: Browser, server: Server) -> None:
+    page, errors = open_page(browser, PHONE, is_mobile=True, has_touch=True)
+    game = new_game(page, server, [("Ann", "here")], "solo", preset="box-12")
+    next_action(page)
+    tiles = page.locator(".tile")
+    assert tiles.count() == 12
+    boxes = [tiles.nth(i).bounding_box() for i in range(12)]
+    assert all(b is not None for b in boxes)
+    rows = sorted({round(b["y"]) for b in boxes if b})
+    assert len(rows) == 2                                  # two balanced rows of six
+    width = page.evaluate("document.documentElement.clientWidth")
+    for i in range(12):
+        box, label = boxes[i], tiles.nth(i).locator(".tile-label").bounding_box()
+        assert box and label
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+        assert label["x"] >= box["x"] and label["x"] + label["width"] <= box["x"] + box["width"]
+        centre = box["x"] + box["width"] / 2
+        assert abs(label["x"] + label["width"] / 2 - centre) < 3
+    shot(page, "phone-12-tiles")
+    play_by_mouse(page, server, game)
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    shot(page, "phone-12-tiles-over", full_page=True)
+    page.context.close()
+    assert errors == []
+
+
+def test_a_double_click_rolls_once(page: Page, server: Server) -> None:
+    game = new_game(page, server, [("Ann", "here")], "solo")
+    next_action(page)
+    page.dblclick("#roll")
+    page.wait_for_selector("#view-game[data-kind=shut], #view-game[data-kind=over]")
+    page.wait_for_selector("#view-game[data-busy=false]")
+    log = server.get(f"/api/games/{game}").json()["events"]
+    assert [e["type"] for e in log].count("roll") == 1
+
+
+def test_no_roll_animation_under_reduced_motion(browser: Browser, server: Server) -> None:
+    page, errors = open_page(browser, reduced_motion="reduce")
+    new_game(page, server, [("Ann", "here")], "solo")
+    next_action(page)
+    page.keyboard.press("h")                   # before a roll a hint says why there is none
+    assert "Roll the dice first" in page.inner_text("#hint-panel")
+    page.click("#roll")
+    page.wait_for_selector("#dice svg.die")
+    animations = page.eval_on_selector_all(
+        "#dice svg.die", "dice => dice.map(d => getComputedStyle(d).animationName)")
+    assert animations and set(animations) == {"none"}
+    page.context.close()
+    assert errors == []
+
+
+def test_kill_the_server_mid_game_and_resume_with_the_log(browser: Browser,
+                                                         server: Server) -> None:
+    page, errors = open_page(browser)
+    game = new_game(page, server, [("Ann", "here")], "solo")
+    next_action(page)
+    page.click("#roll")
+    page.wait_for_selector("#view-game[data-kind=shut], #view-game[data-kind=over]")
+    before = server.get(f"/api/games/{game}").json()
+    log_lines = page.locator("#log li").count()
     server.kill()
     server.start()
-    page.goto(server.url)
-    page.click("nav button[data-view=history]")
-    page.click(f'button[data-game="{game_id}"]')
-    page.wait_for_selector("#tiles .tile")
-    page.wait_for_function("() => game && !busy")
-    resumed = page.evaluate("game.pending")
-    assert resumed == before["pending"]
-    play_until_over(page, server, game_id)
+    page.goto(f"{server.url}/history")
+    page.click(f'a[href="/games/{game}"]')
+    page.wait_for_selector("#view-game[data-busy=false]")
+    assert page.locator("#log li").count() == log_lines     # the log is rebuilt
+    assert events(page) == before["event_count"]
+    play_by_mouse(page, server, game)
+    page.context.close()
+    # While the server was down the live feed could not reconnect; nothing else may fail.
+    assert [e for e in errors if "ERR_CONNECTION_REFUSED" not in e] == []

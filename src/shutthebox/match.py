@@ -57,9 +57,30 @@ class FormatKind(StrEnum):
 
 _DEFAULT_LIMIT = {FormatKind.ROUNDS: 3, FormatKind.ELIMINATION: 45, FormatKind.LOSER_AT: 100,
                   FormatKind.RACE: 200}
+_MAX_LIMIT = {FormatKind.ROUNDS: 100, FormatKind.ELIMINATION: 10_000,
+              FormatKind.LOSER_AT: 10_000, FormatKind.RACE: 10_000}
+"""The largest number each format takes: beyond it a match would not end in a sitting."""
+MAX_STAKE = 1_000_000_00
+"""The largest stake, in cents (a million)."""
 _MIN_PLAYERS = {FormatKind.SOLO: 1, FormatKind.SINGLE: 1, FormatKind.ROUNDS: 1,
                 FormatKind.ELIMINATION: 2, FormatKind.LOSER_AT: 2, FormatKind.RACE: 1,
                 FormatKind.BATTLE: 2}
+MULTI_ROUND = (FormatKind.ROUNDS, FormatKind.ELIMINATION, FormatKind.LOSER_AT, FormatKind.RACE)
+"""The formats of several rounds, where a shut box scores 0 unless ``instant_win`` is set."""
+
+
+class BattleReading(StrEnum):
+    """The two readings of the battle's "players take turns rolling": one roll at a time, or a
+    whole turn (roll until stuck) at a time."""
+
+    ROLLS = "rolls"
+    TURNS = "turns"
+
+
+DEFAULT_BATTLE = BattleReading.TURNS
+"""``battle`` alone: a whole turn at a time, the reading whose games have a human length
+(under optimal play on 9 tiles, a median of 11 turns, 43 rolls, against 176 single rolls one
+at a time: see the README)."""
 
 
 @dataclass(frozen=True)
@@ -74,15 +95,28 @@ class GameFormat:
 
     kind: FormatKind = FormatKind.SINGLE
     limit: int | None = None
+    reading: BattleReading | None = None
+    """The battle's reading (``rolls`` or ``turns``); ``None`` for other formats."""
 
     def __post_init__(self) -> None:
         kind = self.kind
+        if kind is FormatKind.BATTLE:
+            try:
+                object.__setattr__(self, "reading", BattleReading(self.reading or DEFAULT_BATTLE))
+            except ValueError:
+                raise FormatError(f"a battle is read by rolls or turns, not "
+                                  f"{self.reading!r}") from None
+        elif self.reading is not None:
+            raise FormatError(f"{kind.value} has no reading, but {self.reading!r} was given")
         if kind in _DEFAULT_LIMIT:
             if self.limit is None:
                 object.__setattr__(self, "limit", _DEFAULT_LIMIT[kind])
             elif isinstance(self.limit, bool) or not isinstance(self.limit, int) or self.limit < 1:
                 raise FormatError(f"{kind.value} needs a whole number of at least 1, "
                                   f"not {self.limit!r}")
+            elif self.limit > _MAX_LIMIT[kind]:
+                raise FormatError(f"{kind.value} takes a number up to {_MAX_LIMIT[kind]}, "
+                                  f"not {self.limit}")
         elif self.limit is not None:
             raise FormatError(f"{kind.value} takes no number, but {self.limit!r} was given")
 
@@ -99,12 +133,32 @@ class GameFormat:
             raise FormatError(f"unknown format {text!r}: known are {known}") from None
         if not number:
             return cls(kind)
-        if not number.isdigit():
+        if kind is FormatKind.BATTLE:
+            if number not in tuple(BattleReading):
+                raise FormatError(f"unknown battle {text!r}: battle:rolls (one roll at a time) "
+                                  f"or battle:turns (a whole turn at a time)")
+            return cls(kind, reading=BattleReading(number))
+        if not (number.isascii() and number.isdigit()):
             raise FormatError(f"the number in format {text!r} must be a whole number")
+        if len(number) > 9:
+            raise FormatError(f"the number in format {text!r} is too large: {kind.value} "
+                              f"takes up to {_MAX_LIMIT.get(kind, 0)}")
         return cls(kind, int(number))
 
     def __str__(self) -> str:
+        if self.reading is not None:
+            return f"{self.kind.value}:{self.reading.value}"
         return self.kind.value if self.limit is None else f"{self.kind.value}:{self.limit}"
+
+    @property
+    def multi_round(self) -> bool:
+        """Whether the format plays several rounds (a shut box then scores 0 by default)."""
+        return self.kind in MULTI_ROUND
+
+    @property
+    def by_turns(self) -> bool:
+        """A battle read a whole turn at a time."""
+        return self.reading is BattleReading.TURNS
 
     def __repr__(self) -> str:
         return f"GameFormat.parse({str(self)!r})"
@@ -137,8 +191,13 @@ def parse_stake(text: str) -> int:
         amount = Decimal(text.strip())
     except InvalidOperation:
         raise FormatError(f"stake {text!r} is not an amount of money") from None
+    if not amount.is_finite():
+        raise FormatError(f"stake {text!r} is not an amount of money")
+    if amount < 0 or amount.adjusted() > 8 or amount * 100 > MAX_STAKE:
+        raise FormatError(f"stake {text!r} must be an amount from 0 to "
+                          f"{format_money(MAX_STAKE)}")
     cents = amount * 100
-    if amount < 0 or cents != cents.to_integral_value():
+    if (amount and amount.adjusted() < -2) or cents != cents.to_integral_value():
         raise FormatError(f"stake {text!r} must be a positive amount in whole cents")
     return int(cents)
 
@@ -169,8 +228,12 @@ class MatchConfig:
             raise FormatError(f"a game takes 1 to {MAX_PLAYERS} players, not {len(names)}")
         object.__setattr__(self, "players", tuple(names))
         self.format.check(self.rules, len(names))
-        if self.stake < 0:
-            raise FormatError(f"the stake cannot be negative: {self.stake!r}")
+        if self.rules.instant_win is None:   # the format decides; the log says which
+            object.__setattr__(self, "rules", self.rules.replace(
+                instant_win=self.rules.shut_box_wins(self.format.multi_round)))
+        if isinstance(self.stake, bool) or not isinstance(self.stake, int) \
+                or not 0 <= self.stake <= MAX_STAKE:
+            raise FormatError(f"the stake must be 0 to {MAX_STAKE} cents, not {self.stake!r}")
         if self.stake and len(names) < 2:
             raise FormatError("a stake needs at least two players to play for the pot")
 
@@ -298,15 +361,19 @@ class Match:
         """What ``seat`` (default: the player to act) knows of the others this round."""
         if seat is None:
             seat = self.pending.seat
-        if seat is None or self.config.format.kind is FormatKind.BATTLE:
+        if seat is None:
             return Situation()
+        if self.config.format.kind is FormatKind.BATTLE:
+            return Situation(format=str(self.config.format), role=self._role)
         others = [s for s in self.order if s != seat and self.active[s]]
         posted = tuple(self.round_scores[s] for s in others if s in self.round_scores)
         after = self.order[self.order.index(seat) + 1:]
         still = sum(1 for s in after if self.active[s] and s not in self.round_scores)
         totals = (self.totals[seat], *(self.totals[s] for s in others))
         decisive = self.config.format.kind is FormatKind.SINGLE
-        return Situation(posted, still, totals, max(self.round, 1), decisive)
+        played = tuple(s in self.round_scores for s in others)
+        return Situation(posted, still, totals, max(self.round, 1), decisive,
+                         str(self.config.format), others_played=played)
 
     # --- acting ------------------------------------------------------------------------
 
@@ -356,6 +423,10 @@ class Match:
                   tiles=list(tiles_of(action)))
         if self.config.format.kind is FormatKind.BATTLE:
             self._board = self._board | action if self._role == "stand" else after.open_tiles
+            decided = self._board == 0 or (self._role == "stand" and self._board == self.rules.full)
+            if self.config.format.by_turns and not decided:
+                self._turn = after   # the same player rolls on until stuck
+                return
             self._end_battle_roll()
             return
         self._turn = after
@@ -423,7 +494,8 @@ class Match:
         self._log("turn-end", seat=seat, score=score, open=list(tiles_of(turn.open_tiles)),
                   shut_box=turn.is_shut)
         kind = self.config.format.kind
-        if turn.is_shut and self.rules.instant_win and kind is not FormatKind.SOLO:
+        if turn.is_shut and self.rules.shut_box_wins(self.config.format.multi_round) \
+                and kind is not FormatKind.SOLO:
             self._finish((seat,))
             return
         self._next_turn()
@@ -533,6 +605,39 @@ INPUT_EVENTS = ("roll-off", "roll", "dice", "shut", "stand")
 """The events that carry chance outcomes or decisions; all others follow from them."""
 
 
+def _whole_numbers(event: Event, index: int, key: str) -> list[int]:
+    """The list of whole numbers an input event carries under ``key`` (not bools, not floats)."""
+    values = event.get(key)
+    if not isinstance(values, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) for v in values):
+        raise LogError(f"event {index} {event!r} does not replay: {key!r} must be a list of "
+                       f"whole numbers")
+    return values
+
+
+def _event_input(match: Match, event: Event, index: int) -> int | Roll:
+    """The roll, dice count or tile mask an input event carries, checked against what the
+    match waits for."""
+    kind = event["type"]
+    pending = match.pending
+    wanted = {"roll-off": ("roll-off",), "roll": ("roll",), "dice": ("choose-dice",),
+              "shut": ("shut",), "stand": ("shut",)}[kind]
+    if pending.kind not in wanted:
+        raise LogError(f"event {index} {event!r} does not replay: the match waits for "
+                       f"{pending.kind!r}" + (" (it is over)" if pending.kind == "over" else ""))
+    if kind in ("roll-off", "roll"):
+        return tuple(_whole_numbers(event, index, "roll"))
+    if kind == "dice":
+        dice = event.get("dice")
+        if isinstance(dice, bool) or not isinstance(dice, int):
+            raise LogError(f"event {index} {event!r} does not replay: 'dice' must be 1 or 2")
+        return dice
+    try:
+        return mask_of(_whole_numbers(event, index, "tiles"))
+    except ValueError as error:
+        raise LogError(f"event {index} {event!r} does not replay: {error}") from None
+
+
 def _replay_steps(log: Mapping[str, Any]) -> Iterator[tuple[Match, Event, int]]:
     """Rebuild a match from a log, yielding (match before the step, event, index) for each
     input event; the final match is checked against the whole log."""
@@ -542,21 +647,22 @@ def _replay_steps(log: Mapping[str, Any]) -> Iterator[tuple[Match, Event, int]]:
         raise LogError(f"unsupported log version {log.get('version')!r}: expected {LOG_VERSION}")
     try:
         match = Match(MatchConfig.from_dict(log))
-    except (KeyError, TypeError) as error:
+    except (KeyError, TypeError, AttributeError) as error:
         raise LogError(f"the log's header is incomplete: {error}") from None
-    events = list(log["events"])
+    events = log["events"]
+    if not isinstance(events, list):
+        raise LogError("not a shutthebox game log: its 'events' is not a list")
     for index, event in enumerate(events):
         kind = event.get("type") if isinstance(event, dict) else None
         if kind not in INPUT_EVENTS:
             continue
+        given = _event_input(match, event, index)
         yield match, event, index
         try:
-            if kind in ("roll-off", "roll"):
-                match.apply_roll(tuple(event["roll"]))
-            elif kind == "dice":
-                match.decide(int(event["dice"]))
+            if isinstance(given, tuple):
+                match.apply_roll(given)
             else:
-                match.decide(mask_of(event["tiles"]))
+                match.decide(given)
         except (KeyError, TypeError, ValueError) as error:
             raise LogError(f"event {index} {event!r} does not replay: {error}") from None
     if match.events != events:
@@ -583,7 +689,7 @@ def replay_decisions(log: Mapping[str, Any]) -> list[Decision]:
             continue
         pending = match.pending
         assert pending.seat is not None and pending.turn is not None
-        action = int(event["dice"]) if event["type"] == "dice" else mask_of(event["tiles"])
+        action = event["dice"] if event["type"] == "dice" else mask_of(event["tiles"])
         decisions.append(Decision(index, pending.seat, match.players[pending.seat],
                                   pending.turn, match.situation(), action, pending.role))
     return decisions
@@ -592,9 +698,11 @@ def replay_decisions(log: Mapping[str, Any]) -> list[Decision]:
 def load_log(path: Path) -> dict[str, Any]:
     """Read a saved game log (raises :class:`LogError` for a file that is not one)."""
     try:
-        data = json.loads(Path(path).read_text())
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
         raise LogError(f"cannot read {str(path)!r}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise LogError(f"{str(path)!r} is not a game log: it is not text") from None
     except json.JSONDecodeError as error:
         raise LogError(f"{str(path)!r} is not JSON: {error.msg} at line {error.lineno}") from None
     if not isinstance(data, dict) or "events" not in data:

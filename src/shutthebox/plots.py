@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from shutthebox.errors import ShutTheBoxError
 
@@ -15,11 +16,35 @@ class PlotError(ShutTheBoxError):
 
 
 def check_plot_path(path: Path) -> Path:
-    """The path, if a plot can be written there (its folder is created)."""
+    """The path, if a plot can be written there: its folder is created and the file opened
+    for writing now, so a bad path fails before any long work.
+
+    >>> check_plot_path(Path("/proc/no/x.png"))
+    Traceback (most recent call last):
+    ...
+    shutthebox.plots.PlotError: cannot write a plot to '/proc/no/x.png': No such file or directory
+    """
     if path.suffix.lower() not in FORMATS:
         raise PlotError(f"cannot write a plot to {str(path)!r}: use a .png or .svg file")
-    path.parent.mkdir(parents=True, exist_ok=True)
+    existed = path.exists()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("ab"):
+            pass
+    except OSError as error:
+        raise PlotError(f"cannot write a plot to {str(path)!r}: "
+                        f"{error.strerror or error}") from None
+    if not existed:
+        path.unlink()
     return path
+
+
+def _save(figure: Any, path: Path) -> None:
+    try:
+        figure.savefig(path)
+    except OSError as error:
+        raise PlotError(f"cannot write a plot to {str(path)!r}: "
+                        f"{error.strerror or error}") from None
 
 
 def plot_distribution(distribution: Mapping[int, float], path: Path, title: str,
@@ -47,7 +72,7 @@ def plot_distribution(distribution: Mapping[int, float], path: Path, title: str,
         for label in axes.get_xticklabels()[1::2]:
             label.set_visible(False)
     figure.tight_layout()
-    figure.savefig(path)
+    _save(figure, path)
     plt.close(figure)
     return path
 
@@ -67,6 +92,6 @@ def plot_win_rates(names: Sequence[str], rates: Sequence[float],
     axes.set_ylim(0, 1)
     axes.set_title(title)
     figure.tight_layout()
-    figure.savefig(path)
+    _save(figure, path)
     plt.close(figure)
     return path

@@ -104,8 +104,10 @@ class Rules:
     """At most this many tiles per roll (004 variation 2 uses 2); ``None`` for no limit."""
     scoring: Scoring = Scoring.SUM
     """How a turn is scored."""
-    instant_win: bool = True
-    """A shut box wins the game at once (all sheets); off, it is just the best score."""
+    instant_win: bool | None = None
+    """A shut box wins the match at once (true), or is just the best score of the round, 0
+    (false); ``None`` leaves it to the format: on in ``single`` and ``solo``, off in every
+    multi-round format (see :meth:`shut_box_wins`)."""
     first_player: FirstPlayer = FirstPlayer.SEAT
     """Who starts a game."""
 
@@ -116,9 +118,12 @@ class Rules:
         set_(self, "moves", _choice(MoveRule, "moves", self.moves))
         set_(self, "scoring", _choice(Scoring, "scoring", self.scoring))
         set_(self, "first_player", _choice(FirstPlayer, "first_player", self.first_player))
-        for flag in ("one_die_forced", "instant_win"):
-            if not isinstance(getattr(self, flag), bool):
-                raise RulesError(f"{flag} must be true or false, not {getattr(self, flag)!r}")
+        if not isinstance(self.one_die_forced, bool):
+            raise RulesError(f"one_die_forced must be true or false, not "
+                             f"{self.one_die_forced!r}")
+        if self.instant_win is not None and not isinstance(self.instant_win, bool):
+            raise RulesError(f"instant_win must be true, false or null (the format decides), "
+                             f"not {self.instant_win!r}")
         if self.max_tiles is not None:
             _whole("max_tiles", self.max_tiles, 1, self.tiles)
         if self.one_die_forced and self.one_die is OneDie.NEVER:
@@ -146,6 +151,18 @@ class Rules:
     def lower_is_better(self) -> bool:
         """Whether a lower score is the better one (false only for covered scoring)."""
         return self.scoring is not Scoring.COVERED
+
+    def shut_box_wins(self, multi_round: bool) -> bool:
+        """Whether a shut box wins the match at once: :attr:`instant_win` when it is set, else
+        the format's default, on in a single round (and solo), off in multi-round formats,
+        where the sheets score a shut box 0 for the round.
+
+        >>> Rules().shut_box_wins(multi_round=False), Rules().shut_box_wins(multi_round=True)
+        (True, False)
+        >>> Rules(instant_win=True).shut_box_wins(multi_round=True)
+        True
+        """
+        return (not multi_round) if self.instant_win is None else self.instant_win
 
     # --- dice ---------------------------------------------------------------------
 
@@ -233,7 +250,9 @@ class Rules:
             ("scoring", {Scoring.SUM: "sum of open tiles (lower wins)",
                          Scoring.DIGITS: "open tiles read as one number (lower wins)",
                          Scoring.COVERED: "sum of shut tiles (higher wins)"}[self.scoring]),
-            ("shut box", "wins at once" if self.instant_win else "best score, play goes on"),
+            ("shut box", {True: "wins the match at once", False: "best score, play goes on",
+                          None: "wins at once in a single round; in multi-round formats "
+                                "scores 0 for the round"}[self.instant_win]),
             ("first player", {FirstPlayer.SEAT: "seat order",
                               FirstPlayer.LOWEST: "lowest roll starts",
                               FirstPlayer.HIGHEST: "highest roll starts"}[self.first_player]),

@@ -35,8 +35,10 @@ class Situation:
 
     ``posted`` are the scores already posted this round by players still in the game,
     ``still_to_play`` how many play after this player in this round, ``totals`` the match
-    totals before this round (this player's first), ``round`` counts from 1, and
-    ``decisive`` says that this round's scores alone decide the game (a single round).
+    totals (this player's first; a player who has played this round has their score in
+    it), ``round`` counts from 1, ``decisive`` says that this round's scores alone decide the
+    game (a single round), ``format`` is the match's format as text (empty outside a match) and
+    ``role`` is ``turn``, or ``knock`` / ``stand`` in a battle.
     """
 
     posted: tuple[int, ...] = ()
@@ -44,6 +46,10 @@ class Situation:
     totals: tuple[int, ...] = ()
     round: int = 1
     decisive: bool = False
+    format: str = ""
+    role: str = "turn"
+    others_played: tuple[bool, ...] = ()
+    """For each of the others in ``totals[1:]``, whether they have played this round."""
 
 
 class Strategy(Protocol):

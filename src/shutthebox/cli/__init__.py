@@ -1,20 +1,109 @@
 """The ``shutthebox`` command line: one module per command, no game logic here.
 
-Each command module has a ``register(app)`` function. Bad input of any kind ends in a
-one-line error on standard error and exit status 2, never a traceback.
+Each command module has a ``register(app)`` function. A command's module is imported only
+when that command runs (``shutthebox --help`` and ``rules`` load neither numba nor the web
+stack). Bad input of any kind ends in a one-line error on standard error and exit status 2,
+never a traceback.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
 
-from shutthebox.cli import play, rules_cmd, serve, simulate, solve
 from shutthebox.errors import ShutTheBoxError
+
+try:  # typer 0.20+ carries its own copy of click
+    from typer._click.exceptions import MissingParameter, NoArgsIsHelpError, UsageError
+except ImportError:  # pragma: no cover - older typer on plain click
+    from click.exceptions import (  # type: ignore[assignment]
+        MissingParameter,
+        NoArgsIsHelpError,
+        UsageError,
+    )
+
+def _plain_values_without_pydantic() -> None:
+    """Let typer pass an absent value, or a string for a ``str`` parameter, straight through.
+
+    typer 0.2x checks every parameter's value with a pydantic adapter, built on first use:
+    even the absent value of ``--help``, so every command paid ~0.2 s importing pydantic.
+    Such values need no conversion (typer's own coercion returns them unchanged), so they
+    skip it; any other value (a number, a path) is converted by typer as before.
+    """
+    parameter = getattr(typer.core, "_TyperParameter", None)
+    process = getattr(parameter, "process_value", None)
+    if parameter is None or process is None or getattr(process, "plain_values", False):
+        return
+
+    def process_value(self: Any, ctx: Any, value: Any) -> Any:
+        descriptor = getattr(self, "type_descriptor", None)
+        plain = (value is None and not (self.multiple or self.nargs == -1)) or (
+            isinstance(value, str) and getattr(descriptor, "annotation", None) is str)
+        if not plain:
+            return process(self, ctx, value)
+        if self.required and value is None:
+            raise MissingParameter(ctx=ctx, param=self)
+        return self.callback(ctx, self, value) if self.callback is not None else value
+
+    process_value.plain_values = True  # type: ignore[attr-defined]
+    parameter.process_value = process_value
+
+
+_plain_values_without_pydantic()
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "rules": ("rules_cmd", "List the rule presets and what each sets, or show one preset in "
+              "full."),
+    "play": ("play", "Play Shut the Box in the terminal."),
+    "games": ("games", "List the saved games with their state, latest first."),
+    "solve": ("solve", "Solve a rule set exactly: the best value, the chance to shut the box, "
+              "the expected score and the whole score distribution under optimal play."),
+    "hint": ("solve", "Rank every legal move for a roll, best first, with its value and what "
+             "it loses against the best; without --roll, advise the dice choice."),
+    "review": ("solve", "Go through a saved game: every decision, what was best, and what it "
+               "cost."),
+    "simulate": ("simulate", "Play many single turns of a strategy and compare the figures "
+                 "with the exact ones."),
+    "tournament": ("simulate", "Play whole matches between strategies, seats rotated, and "
+                   "report win rates."),
+    "serve": ("serve", "Serve the web app: play in the browser with friends, with hints, "
+              "history and statistics."),
+}
+"""Each command: the module under ``shutthebox.cli`` that registers it, and its summary for
+``shutthebox --help`` (a test holds each equal to the command's own first sentence)."""
+
+
+def load_command(name: str) -> Any:
+    """The real command ``name``, its module imported now."""
+    module = importlib.import_module(f"shutthebox.cli.{COMMANDS[name][0]}")
+    commands = typer.Typer()
+    module.register(commands)
+    group = typer.main.get_group(commands)
+    return group.commands[name]
+
+
+class LazyGroup(TyperGroup):
+    """The commands, listed from :data:`COMMANDS` and imported only when one runs."""
+
+    def __init__(self, **attrs: Any) -> None:
+        super().__init__(**attrs)
+        for name, (_, summary) in COMMANDS.items():
+            self.commands[name] = typer.core.TyperCommand(name, help=summary)
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> tuple[str | None, Any, list[str]]:
+        name, _, rest = super().resolve_command(ctx, args)
+        assert name is not None
+        return name, load_command(name), rest
+
 
 app = typer.Typer(
     name="shutthebox",
+    cls=LazyGroup,
     help="Shut the Box: play every rule variant, see the exact best move, simulate strategies.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -23,14 +112,9 @@ app = typer.Typer(
 )
 
 
-
 @app.callback()
 def root() -> None:
     """Shut the Box: play every rule variant, see the exact best move, simulate strategies."""
-
-
-for _module in (rules_cmd, play, solve, simulate, serve):
-    _module.register(app)
 
 
 def fail(message: str) -> None:
@@ -39,12 +123,60 @@ def fail(message: str) -> None:
     raise SystemExit(2)
 
 
+_PLAIN_REASONS = {
+    "Input should be a valid integer, unable to parse string as an integer":
+        "not a whole number",
+    "Input should be a valid number, unable to parse string as a number": "not a number",
+}
+
+
+def _raw_value(argv: Sequence[str], opts: Sequence[str]) -> str | None:
+    """What the user typed for an option (``--games abc`` or ``--games=abc``)."""
+    for index, word in enumerate(argv):
+        for opt in opts:
+            if word == opt and index + 1 < len(argv):
+                return argv[index + 1]
+            if word.startswith(opt + "="):
+                return word[len(opt) + 1:]
+    return None
+
+
+def usage_message(error: Any, argv: Sequence[str]) -> str:
+    """A click usage error as one line that names the command and quotes the input."""
+    command = error.ctx.command_path.removeprefix("shutthebox").strip() if error.ctx else ""
+    param = getattr(error, "param", None)
+    if param is not None and getattr(param, "opts", None) and error.message:
+        reason = _PLAIN_REASONS.get(error.message, error.message)
+        reason = reason.replace("Input should be", "should be")
+        raw = _raw_value(argv, param.opts)
+        shown = param.opts[0] if raw is None else f"{param.opts[0]} {raw!r}"
+        message = f"{shown}: {reason}"
+    else:
+        message = " ".join(error.format_message().split())
+        message = message[:1].lower() + message[1:].rstrip(".")
+    where = f"shutthebox {command} --help" if command else "shutthebox --help"
+    return f"{command + ': ' if command else ''}{message} (see '{where}')"
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the command line (the ``shutthebox`` console script)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    command = typer.main.get_command(app)
     try:
-        app(args=argv, prog_name="shutthebox")
+        status = command.main(args=args, prog_name="shutthebox", standalone_mode=False)
+    except NoArgsIsHelpError as error:
+        assert error.ctx is not None
+        print(error.ctx.get_help())
+        raise SystemExit(2) from None
+    except UsageError as error:
+        fail(usage_message(error, args))
     except ShutTheBoxError as error:
         fail(str(error))
+    except typer.Abort:
+        print("shutthebox: stopped", file=sys.stderr)
+        raise SystemExit(1) from None
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         raise SystemExit(130) from None
+    if isinstance(status, int) and status:
+        raise SystemExit(status)

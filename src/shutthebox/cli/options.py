@@ -38,7 +38,7 @@ ScoringOption = Annotated[str | None, typer.Option(
     "number, lower wins) | covered (sum of shut tiles, higher wins)",
     rich_help_panel=RULES_PANEL)]
 InstantWinOption = Annotated[bool | None, typer.Option(
-    "--instant-win/--no-instant-win", help="a shut box wins the game at once (default on)",
+    "--instant-win/--no-instant-win", help="shut box wins at once [default: single, solo only]",
     rich_help_panel=RULES_PANEL)]
 FirstOption = Annotated[str | None, typer.Option(
     "--first", help="who starts: seat (seat order) | lowest | highest (roll-off)",

@@ -25,7 +25,9 @@ def show_rules(
             print(json.dumps({"name": name, "source": chosen.source, "summary": chosen.summary,
                               "rules": rules.to_dict()}, indent=2))
             return
-        table = Table(title=f"{name}: {chosen.summary}", caption=f"rule sheet {chosen.source}")
+        console.print(f"[bold]{name}[/]: {chosen.summary} (rule sheet {chosen.source})",
+                      highlight=False)
+        table = Table()
         table.add_column("rule")
         table.add_column("setting")
         for row in rules.describe():
@@ -36,7 +38,8 @@ def show_rules(
         print(json.dumps([{"name": p.name, "source": p.source, "summary": p.summary,
                            "rules": p.rules.to_dict()} for p in PRESETS.values()], indent=2))
         return
-    table = Table(title="Rule presets (use with --preset NAME)")
+    console.print("Rule presets (use with --preset NAME):", highlight=False)
+    table = Table()
     for column in ("name", "what it sets", "rule sheet"):
         table.add_column(column)
     for p in PRESETS.values():

@@ -12,24 +12,41 @@ def serve_command(
     port: Annotated[int, typer.Option("--port", min=1, max=65535, help="port")] = 8000,
     database_url: Annotated[str | None, typer.Option(
         "--database-url", help="SQLAlchemy URL of the database (default: a SQLite file in "
-        "the data folder, see the README)")] = None,
+        "the data folder, see the README); PostgreSQL: postgresql://user@host/db")] = None,
     workers: Annotated[int, typer.Option(
         "--workers", min=1, max=16, help="server processes (they share the database)")] = 1,
+    allowed_hosts: Annotated[str, typer.Option(
+        "--allowed-hosts", help="comma-separated host names the server answers for (the "
+        "Host header); * for any. Add your machine's name or address to let friends on "
+        "your network join")] = "127.0.0.1,localhost,::1,[::1]",
+    computer_delay: Annotated[float, typer.Option(
+        "--computer-delay", min=0.0, max=10.0,
+        help="seconds between a computer player's steps, so they can be watched")] = 0.5,
+    rate_limit: Annotated[float, typer.Option(
+        "--rate-limit", min=0.0, max=1_000_000.0,
+        help="requests a second per client address (a seat token gets 40 % of it; "
+        "0: no limit)")] = 50.0,
 ) -> None:
-    """Serve the web app: play in the browser, with hints, history and statistics."""
+    """Serve the web app: play in the browser with friends, with hints, history and
+    statistics. Games are stored before each answer, so a restart resumes every game."""
     import os
 
     import uvicorn
 
-    from shutthebox.web.storage import default_url, make_engine
+    from shutthebox.web.storage import default_url, make_engine, safe_url
 
     url = database_url or default_url()
-    make_engine(url).dispose()   # a bad URL fails here, with a clear message
+    make_engine(url).dispose()   # a bad URL fails here, with a clear message; migrates
     os.environ["SHUTTHEBOX_DATABASE_URL"] = url
-    print(f"Shut the Box is at http://{host}:{port}/  (games stored in {url}; "
+    os.environ["SHUTTHEBOX_ALLOWED_HOSTS"] = allowed_hosts
+    os.environ["SHUTTHEBOX_COMPUTER_DELAY"] = str(computer_delay)
+    os.environ["SHUTTHEBOX_RATE_LIMIT"] = str(rate_limit)
+    shown = f"[{host}]" if ":" in host else host
+    print(f"Shut the Box is at http://{shown}:{port}/  (games stored in {safe_url(url)}; "
           "Ctrl+C stops)", flush=True)
     uvicorn.run("shutthebox.web.app:app_from_environment", factory=True, host=host,
-                port=port, workers=workers, log_level="warning")
+                port=port, workers=workers, log_level="warning", ws_max_size=65536,
+                ws_per_message_deflate=False)
 
 
 def register(app: typer.Typer) -> None:

@@ -43,10 +43,15 @@ def simulate_command(
     if plot is not None:
         check_plot_path(plot)
     console = Console(stderr=as_json)
-    with _progress(console, not as_json and games >= 2_000_000) as bar:
+    with _progress(console, True) as bar:
         task = bar.add_task(f"{strategy}: playing", total=games)
-        result = simulate(rules, strategy, games, seed,
-                          progress=lambda done: bar.update(task, completed=done))
+
+        def advance(done: int) -> None:
+            finished = done >= games   # then the exact figures are worked out
+            bar.update(task, completed=done, description=f"{strategy}: " + (
+                "working out the exact figures" if finished else "playing"))
+
+        result = simulate(rules, strategy, games, seed, progress=advance)
     if plot is not None:
         from shutthebox.plots import plot_distribution
 
@@ -59,8 +64,9 @@ def simulate_command(
     apart = result.to_dict()["exact"]["mean_score_standard_errors_apart"]
     low, high = result.mean_score_ci
     p_low, p_high = result.p_shut_ci
-    table = Table(title=f"{strategy}: {games:,} turns ({result.path} path, "
-                        f"{result.turns_per_second:,.0f} turns/s)")
+    console.print(f"{strategy}: {games:,} turns ({result.path} path, "
+                  f"{result.turns_per_second:,.0f} turns/s)", highlight=False)
+    table = Table()
     for column in ("", "simulated", "95 % interval", "exact"):
         table.add_column(column, justify="right")
     table.add_row("mean score", f"{result.mean_score:.4f}", f"{low:.4f} – {high:.4f}",
@@ -91,10 +97,13 @@ def tournament_command(
 ) -> None:
     """Play whole matches between strategies, seats rotated, and report win rates."""
     names = [name.strip() for name in players.split(",") if name.strip()]
+    if not names:
+        raise SimulationError(f"no players in {players!r}: give strategies, like "
+                              "'optimal,highest-first'")
     if plot is not None:
         check_plot_path(plot)
     console = Console(stderr=as_json)
-    with _progress(console, not as_json and matches >= 200) as bar:
+    with _progress(console, True) as bar:
         task = bar.add_task("matches", total=matches)
         result = tournament(rules, names, game_format, matches, seed,
                             parse_stake(stake) if stake else 0,
@@ -102,20 +111,21 @@ def tournament_command(
     if plot is not None:
         from shutthebox.plots import plot_win_rates
 
-        rates = [result.win_rate(n) for n in names]
-        errors = [result.win_rate(n) - result.win_rate_ci(n)[0] for n in names]
-        plot_win_rates(names, rates, errors, plot,
+        rates = [result.win_rate(n) for n in result.players]
+        errors = [result.win_rate(n) - result.win_rate_ci(n)[0] for n in result.players]
+        plot_win_rates(result.players, rates, errors, plot,
                        f"{result.format}: win rates over {matches:,} matches")
     if as_json:
         print(json.dumps(result.to_dict(), indent=2))
         return
-    table = Table(title=f"{result.format}, {matches:,} matches, "
-                        f"{result.mean_rounds:.2f} rounds per match")
+    console.print(f"{result.format}, {matches:,} matches, "
+                  f"{result.mean_rounds:.2f} rounds per match", highlight=False)
+    table = Table()
     for column in ("strategy", "win rate", "95 % interval"):
         table.add_column(column, justify="right")
     if result.stake:
         table.add_column("winnings per game", justify="right")
-    for name in names:
+    for name in result.players:
         low, high = result.win_rate_ci(name)
         row = [name, f"{result.win_rate(name) * 100:.2f} %",
                f"{low * 100:.2f} – {high * 100:.2f} %"]

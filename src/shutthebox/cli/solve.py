@@ -1,23 +1,32 @@
-"""``shutthebox solve``, ``hint`` and ``review``: the exact solver from the command line."""
+"""``shutthebox solve``, ``hint`` and ``review``: the exact solver from the command line.
+
+The solver (numpy, and numba for match tables) and matplotlib are imported inside the
+command functions, so that importing this module stays light.
+"""
 
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from shutthebox.dice import format_roll, parse_roll, roll_outcomes
-from shutthebox.errors import TilesError
-from shutthebox.match import load_log
+from shutthebox.errors import FormatError, TilesError
+from shutthebox.match import FormatKind, GameFormat, load_log
 from shutthebox.plots import check_plot_path
 from shutthebox.rules import Rules
-from shutthebox.solver import parse_objective, solve
-from shutthebox.solver.advice import rank_dice, rank_moves, review, total_costs
+from shutthebox.strategies import Situation
 from shutthebox.tiles import format_tiles, mask_of, parse_tiles, tiles_of
+
+if TYPE_CHECKING:
+    from shutthebox.solver.objectives import Objective
 
 ObjectiveOption = Annotated[str, typer.Option(
     "--objective", "-o", help="score (best expected score) | shut (best chance to shut the "
@@ -26,7 +35,77 @@ JsonOption = Annotated[bool, typer.Option("--json", help="print JSON for scripts
 
 
 def _value_text(objective: str, value: float) -> str:
+    from shutthebox.solver import parse_objective
+
+    if objective.startswith("match"):
+        return f"{value * 100:.4f} %"
     return f"{value:.4f}" if parse_objective(objective).is_score else f"{value * 100:.4f} %"
+
+
+@contextmanager
+def _thinking(rules: Rules, what: str = "thinking...") -> Iterator[None]:
+    """A line on standard error while a long first solve runs (12-tile digits and the like),
+    only when it is a terminal."""
+    if not sys.stderr.isatty() or rules.tiles < 11:
+        yield
+        return
+    with Console(stderr=True).status(what):
+        yield
+
+
+def _match_progress(rules: Rules, fmt: GameFormat) -> Any:
+    """A progress bar on standard error the first time a match table is computed (when it is
+    a terminal), and the callback that moves it."""
+    from shutthebox.solver.matchplay import is_cached
+
+    if not sys.stderr.isatty() or is_cached(rules, fmt):
+        return None
+    from rich.progress import Progress
+
+    return Progress(console=Console(stderr=True), transient=True)
+
+
+def _solve_match_table(rules: Rules, fmt: GameFormat) -> Any:
+    from shutthebox.solver.matchplay import solve_match
+
+    bar = _match_progress(rules, fmt)
+    if bar is None:
+        return solve_match(rules, fmt)
+    with bar:
+        task = bar.add_task(f"solving the {fmt} match (once; kept on disk)", total=1.0)
+
+        def update(done: float) -> None:
+            bar.update(task, completed=done)
+
+        return solve_match(rules, fmt, progress=update)
+
+
+def match_win(rules: Rules, text: str, players: int) -> dict[str, Any]:
+    """``{"format", "players", "win"}``: each seat's chance to win the match from the start
+    under optimal play by all (exact: two players in every format, any number in single)."""
+    fmt = GameFormat.parse(text)
+    fmt.check(rules, players)
+    if fmt.kind is FormatKind.SOLO:
+        raise FormatError("solo has nobody to beat: give a format for two or more players")
+    if players == 2:
+        win = list(_solve_match_table(rules, fmt).win)
+    elif fmt.kind is FormatKind.SINGLE:
+        from shutthebox.solver.rounds import solve_round
+
+        with _thinking(rules):
+            shares = solve_round(rules, players).win
+        rotated = rules.first_player.value != "seat"   # a roll-off: each seat starts alike
+        win = [1.0 / players] * players if rotated else list(shares)
+    else:
+        raise FormatError(f"the match is solved exactly for two players in {fmt}, and for "
+                          f"any number of players in single; not {players} players in {fmt}")
+    return {"format": str(fmt), "players": players, "win": win}
+
+
+def _match_sentence(match: dict[str, Any]) -> str:
+    chances = ", ".join(f"seat {i + 1} {w * 100:.4f} %" for i, w in enumerate(match["win"]))
+    return (f"Match {match['format']}, {match['players']} players, optimal play by all: "
+            f"chance to win {chances}.")
 
 
 def _open_tiles(rules: Rules, text: str) -> int:
@@ -38,9 +117,13 @@ def _open_tiles(rules: Rules, text: str) -> int:
     return mask
 
 
-def _roll_summary(rules: Rules, objective: str, open_tiles: int, dice: int) -> Table:
+def _roll_summary(rules: Rules, objective: str | Objective, open_tiles: int,
+                  dice: int) -> Table:
     """Each roll of the dice with its chance, the best move and the value it leads to."""
+    from shutthebox.solver import solve
+
     solution = solve(rules, objective)
+    objective = str(objective)
     table = Table(title=f"Each roll with {format_tiles(open_tiles)} open ({objective})")
     for column in ("roll", "chance", "best move", "value"):
         table.add_column(column, justify="right")
@@ -58,13 +141,23 @@ def solve_command(
     as_json: JsonOption = False,
     plot: Annotated[Path | None, typer.Option(
         "--plot", help="write a bar chart of the score distribution (PNG or SVG)")] = None,
+    game_format: Annotated[str | None, typer.Option(
+        "--format", help="also solve the whole match: single | rounds:R | elimination:L | "
+        "loser-at:L | race:T | battle:rolls | battle:turns (exact for two players; single "
+        "for any number); prints each seat's chance to win")] = None,
+    players: Annotated[int, typer.Option(
+        "--players", min=1, max=12, help="players in the match (with --format)")] = 2,
 ) -> None:
     """Solve a rule set exactly: the best value, the chance to shut the box, the expected
     score and the whole score distribution under optimal play."""
+    from shutthebox.solver import solve
+
     if plot is not None:
         check_plot_path(plot)
-    solution = solve(rules, objective)
-    distribution = solution.distribution
+    match = match_win(rules, game_format, players) if game_format is not None else None
+    with _thinking(rules):
+        solution = solve(rules, objective)
+        distribution = solution.distribution
     if plot is not None:
         from shutthebox.plots import plot_distribution
 
@@ -74,7 +167,8 @@ def solve_command(
             "objective": str(solution.objective), "rules": rules.to_dict(),
             "value": solution.value(), "p_shut": solution.p_shut,
             "expected_score": solution.expected_score,
-            "distribution": {str(s): p for s, p in distribution.items()}}, indent=2))
+            "distribution": {str(s): p for s, p in distribution.items()},
+            **({"match": match} if match is not None else {})}, indent=2))
         return
     console = Console()
     console.print(f"[bold]Objective[/]: {objective}    [bold]value[/]: "
@@ -89,25 +183,51 @@ def solve_command(
     for score, p in distribution.items():
         table.add_row(str(score), f"{p * 100:.3f} %", "█" * round(30 * p / top))
     console.print(table)
+    if match is not None:
+        console.print(_match_sentence(match))
     if plot is not None:
         console.print(f"plot written to {plot}")
 
 
 def hint_command(
     rules: Rules,
-    open_text: Annotated[str, typer.Option(
-        "--open", help="the open tiles, like 1,2,4,7,8")] = "",
+    open_text: Annotated[str | None, typer.Option(
+        "--open", help="the open tiles, like 1,2,4,7,8 [default: every tile]")] = None,
     roll_text: Annotated[str | None, typer.Option(
         "--roll", help="the dice, like 3,5 (or one face for one die)")] = None,
     objective: ObjectiveOption = "score",
     as_json: JsonOption = False,
+    game_format: Annotated[str | None, typer.Option(
+        "--format", help="rank by the chance to win this match: single | rounds:R | "
+        "elimination:L | loser-at:L | race:T | battle:rolls | battle:turns")] = None,
+    totals_text: Annotated[str | None, typer.Option(
+        "--totals", help="with --format: your total, then each other player's, before this "
+        "round, like 40,35 [default: all 0]")] = None,
+    posted_text: Annotated[str | None, typer.Option(
+        "--posted", help="with --format: the scores the others have posted this round, in "
+        "the order of --totals after yours (the others play after you)")] = None,
+    round_number: Annotated[int, typer.Option(
+        "--round", min=1, help="with --format rounds:R: this round's number")] = 1,
+    role: Annotated[str | None, typer.Option(
+        "--role", help="with --format battle:...: knock (shut the open tiles: --open) or "
+        "stand (stand up shut tiles: --open names the tiles you may stand)")] = None,
 ) -> None:
     """Rank every legal move for a roll, best first, with its value and what it loses
     against the best; without --roll, advise the dice choice."""
+    from shutthebox.solver.advice import rank_dice, rank_moves
+
+    if open_text is not None and not open_text.strip():
+        raise TilesError("--open '' names no tiles: give the open tiles, like 1,2,4,7,8, "
+                         "or leave --open out for a full box")
     open_tiles = _open_tiles(rules, open_text) if open_text else rules.full
     console = Console()
+    chosen: str | Objective = objective
+    if game_format is not None:
+        chosen = _match_objective(rules, game_format, totals_text, posted_text, round_number,
+                                  role)
+        objective = "match"
     if roll_text is None:
-        dice = rank_dice(rules, objective, open_tiles)
+        dice = rank_dice(rules, chosen, open_tiles)
         if as_json:
             print(json.dumps([d.to_dict() for d in dice], indent=2))
             return
@@ -116,7 +236,7 @@ def hint_command(
                           f"{dice[0].dice} di{'e' if dice[0].dice == 1 else 'ce'} "
                           f"(value {_value_text(objective, dice[0].value)}). "
                           "Give --roll to rank the moves.")
-            console.print(_roll_summary(rules, objective, open_tiles, dice[0].dice))
+            console.print(_roll_summary(rules, chosen, open_tiles, dice[0].dice))
             return
         console.print(_ranking(
             f"Dice choice with {format_tiles(open_tiles)} open ({objective})", "dice",
@@ -128,30 +248,96 @@ def hint_command(
         raise TilesError(f"--roll {roll_text!r} is a roll of {len(roll)} "
                          f"di{'e' if len(roll) == 1 else 'ce'}, but with "
                          f"{format_tiles(open_tiles)} open the rules roll {allowed}")
-    moves = rank_moves(rules, objective, open_tiles, roll)
+    moves = rank_moves(rules, chosen, open_tiles, roll)
     if as_json:
-        print(json.dumps([m.to_dict() for m in moves], indent=2))
+        print(json.dumps([{**m.to_dict(), **_expected(rules, open_tiles, m.tiles, objective)}
+                          for m in moves], indent=2))
         return
     if not moves:
         console.print(f"Roll {format_roll(roll)} allows no move with "
                       f"{format_tiles(open_tiles)} open: the turn ends with score "
                       f"{rules.score(open_tiles)}.")
         return
-    console.print(_ranking(
-        f"Roll {format_roll(roll)} with {format_tiles(open_tiles)} open ({objective}), "
-        "best first", "shut", [(format_tiles(m.tiles), m.value, m.loss) for m in moves],
-        objective))
+    title = (f"Roll {format_roll(roll)} with {format_tiles(open_tiles)} open "
+             f"({'chance to win the ' + game_format + ' match' if game_format else objective})"
+             ", best first")
+    expected = None if game_format is None else [
+        f"{_expected(rules, open_tiles, m.tiles, objective)['expected_score']:.4f}"
+        for m in moves]
+    console.print(_ranking(title, "shut", [(format_tiles(m.tiles), m.value, m.loss)
+                                           for m in moves], objective, expected))
+
+
+def _expected(rules: Rules, open_tiles: int, move: int, objective: str) -> dict[str, float]:
+    """The expected score after a move under score-optimal play (shown beside a match hint)."""
+    if objective != "match":
+        return {}
+    from shutthebox.solver import solve
+
+    return {"expected_score": float(solve(rules, "score").after_move(open_tiles, move))}
+
+
+def _numbers(option: str, text: str | None) -> tuple[int, ...]:
+    if text is None:
+        return ()
+    words = [w for w in text.replace(",", " ").split() if w]
+    if not words or not all(w.isascii() and w.isdigit() and len(w) < 10 for w in words):
+        raise FormatError(f"{option} {text!r} must be whole numbers separated by commas, "
+                          f"like 40,35")
+    return tuple(int(w) for w in words)
+
+
+def _match_objective(rules: Rules, text: str, totals_text: str | None,
+                     posted_text: str | None, round_number: int, role: str | None) -> Objective:
+    """The objective of a match position given on the command line: the chance to win."""
+    from shutthebox.solver.objectives import SCORE
+    from shutthebox.solver.players import OptimalStrategy
+
+    fmt = GameFormat.parse(text)
+    totals = _numbers("--totals", totals_text) or (0, 0)
+    posted = _numbers("--posted", posted_text)
+    if len(totals) < 2:
+        raise FormatError(f"--totals {totals_text!r} needs your total and at least one other")
+    fmt.check(rules, len(totals))
+    others = totals[1:]
+    if len(posted) > len(others):
+        raise FormatError(f"--posted {posted_text!r} names {len(posted)} scores, but there are "
+                          f"only {len(others)} other players")
+    if fmt.kind is FormatKind.BATTLE:
+        if role not in ("knock", "stand"):
+            raise FormatError(f"a battle hint needs --role knock or --role stand, not {role!r}")
+        situation = Situation(format=str(fmt), role=role)
+        if fmt.reading is not None and fmt.reading.value == "rolls":
+            raise FormatError("a battle read by rolls is decided roll by roll: use "
+                              "--format battle:turns for a hint, or play it (cpu:hard plays "
+                              "it exactly)")
+    else:
+        if fmt.kind is FormatKind.ROUNDS and round_number > (fmt.limit or 0):
+            raise FormatError(f"--round {round_number} is past the last round of {fmt}")
+        after_posting = tuple(t + p for t, p in zip(others, posted, strict=False))
+        situation = Situation(
+            posted=posted, still_to_play=len(others) - len(posted),
+            totals=(totals[0], *after_posting, *others[len(posted):]), round=round_number,
+            decisive=fmt.kind is FormatKind.SINGLE, format=str(fmt),
+            others_played=tuple(i < len(posted) for i in range(len(others))))
+    if fmt.multi_round or fmt.kind is FormatKind.BATTLE:
+        _solve_match_table(rules, fmt)   # the first time: a progress bar, then the disk
+    with _thinking(rules):
+        return OptimalStrategy(rules, SCORE).solution_for(situation).objective
 
 
 def _ranking(title: str, what: str, rows: list[tuple[str, float, float]],
-             objective: str) -> Table:
-    """Ranked choices as a table: each with its value and what it loses against the best."""
+             objective: str, expected: list[str] | None = None) -> Table:
+    """Ranked choices as a table: each with its value and what it loses against the best
+    (and, beside a match hint, the expected score)."""
     table = Table(title=title)
-    for column in (what, "value", "loss"):
+    value_name = "chance to win" if objective == "match" else "value"
+    for column in (what, value_name, "loss", *(["expected score"] if expected else [])):
         table.add_column(column, justify="right")
-    for choice, value, loss in rows:
+    for i, (choice, value, loss) in enumerate(rows):
         table.add_row(choice, _value_text(objective, value),
-                      "best" if loss == 0 else _value_text(objective, loss))
+                      "best" if loss == 0 else _value_text(objective, loss),
+                      *([expected[i]] if expected else []))
     return table
 
 
@@ -163,6 +349,9 @@ def review_command(
     as_json: JsonOption = False,
 ) -> None:
     """Go through a saved game: every decision, what was best, and what it cost."""
+    from shutthebox.solver import parse_objective
+    from shutthebox.solver.advice import review, total_costs
+
     if objective is not None:
         parse_objective(objective)
     reviewed = review(load_log(game), objective)
@@ -174,21 +363,24 @@ def review_command(
         return
     console = Console()
     judged = (f"objective {objective}" if objective is not None else
-              "the optimal player's aim: the expected score, or the share of the win in a "
-              "single round with others")
+              "the optimal player's aim: the chance to win the match (the expected score "
+              "in a game alone)")
     table = Table(title=f"Review of {game.name}", caption=f"cost: what a decision lost "
                   f"against the best, judged by {judged}")
     for column in ("#", "player", "open", "roll", "played", "best", "cost"):
         table.add_column(column)
     for r in reviewed:
-        cost = "" if r.cost < 1e-9 else f"{r.cost:.4f}"
+        cost = ("" if r.cost < 1e-9 else f"{r.cost * 100:.4f} %" if r.unit == "chance"
+                else f"{r.cost:.4f}")
         style = "" if not cost else "yellow"
         table.add_row(str(r.index), r.player, format_tiles(r.open_tiles),
                       format_roll(r.roll) if r.roll and r.phase == "shut" else "",
                       r.describe(r.played), r.describe(r.best), cost, style=style)
     console.print(table)
+    in_chance = any(r.unit == "chance" for r in reviewed)
     for player, total in costs.items():
-        console.print(f"{player}: total cost {total:.4f}")
+        console.print(f"{player}: total cost {total * 100:.4f} percentage points of chance"
+                      if in_chance else f"{player}: total cost {total:.4f}")
 
 
 def register(app: typer.Typer) -> None:

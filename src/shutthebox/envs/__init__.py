@@ -1,6 +1,8 @@
-"""Reinforcement-learning environments: Gymnasium (one turn) and PettingZoo (a match).
+"""Reinforcement-learning environments: Gymnasium (one turn; N turns at once; a whole match
+against computer players) and PettingZoo (a match between agents).
 
-Importing this module registers ``shutthebox/ShutTheBox-v0``:
+Importing this module registers ``shutthebox/ShutTheBox-v0`` (with a compiled vector entry
+point for ``gymnasium.make_vec``) and ``shutthebox/ShutTheBoxMatch-v0``:
 
 >>> import gymnasium
 >>> import shutthebox.envs
@@ -9,14 +11,33 @@ Importing this module registers ``shutthebox/ShutTheBox-v0``:
 4098
 """
 
+from typing import Any
+
 import gymnasium
 
+from shutthebox.envs.matchplay import ShutTheBoxMatchEnv
 from shutthebox.envs.multi import ShutTheBoxAEC
 from shutthebox.envs.single import IllegalActionError, RewardError, ShutTheBoxEnv
 
 ENV_ID = "shutthebox/ShutTheBox-v0"
+MATCH_ENV_ID = "shutthebox/ShutTheBoxMatch-v0"
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="shutthebox.envs.single:ShutTheBoxEnv")
+    gymnasium.register(id=ENV_ID, entry_point="shutthebox.envs.single:ShutTheBoxEnv",
+                       vector_entry_point="shutthebox.envs.vector:ShutTheBoxVectorEnv")
+if MATCH_ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=MATCH_ENV_ID,
+                       entry_point="shutthebox.envs.matchplay:ShutTheBoxMatchEnv")
 
-__all__ = ["ENV_ID", "IllegalActionError", "RewardError", "ShutTheBoxAEC", "ShutTheBoxEnv"]
+
+def __getattr__(name: str) -> Any:
+    """The compiled vector environment loads numba: only when it is asked for."""
+    if name == "ShutTheBoxVectorEnv":
+        from shutthebox.envs.vector import ShutTheBoxVectorEnv
+
+        return ShutTheBoxVectorEnv
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["ENV_ID", "MATCH_ENV_ID", "IllegalActionError", "RewardError", "ShutTheBoxAEC",
+           "ShutTheBoxEnv", "ShutTheBoxMatchEnv", "ShutTheBoxVectorEnv"]

@@ -7,13 +7,18 @@ single legal action where the rules give no choice), so no episode is ever over 
 Observation: ``open`` (``MultiBinary(N)``, 1 for an open tile), ``roll`` (the faces,
 ``MultiDiscrete([7, 7])``, 0 for no die), ``phase`` (0: the dice are to be rolled, 1: the
 tiles are to be shut) and ``dice_choice`` (1 when the player may choose one die or two).
-``info["action_mask"]`` (``np.int8``) marks the legal actions and
-``info["optimal_value"]`` is the exact optimal return from here for the chosen reward.
+``info["action_mask"]`` (``np.int8``) marks the legal actions (``action_masks()`` returns
+the same, the method sb3-contrib's ``MaskablePPO`` calls) and ``info["optimal_value"]`` is the
+exact optimal return still to come from here for the chosen reward (0 once the turn is over),
+so ``info["optimal_value"]`` at the start minus the return is the regret.
 
-An illegal action raises :class:`IllegalActionError`; with ``on_illegal="end"`` it ends the
-episode instead (reward 0, ``info["illegal_action"]``), the usual convention for agents that
-do not read the mask, and what Gymnasium's checker needs: it steps an action sampled before
-``reset()`` after it.
+By default (``on_illegal="end"``) an illegal action ends the episode (reward 0,
+``info["illegal_action"]``), the usual convention for agents that do not read the mask, and
+what Gymnasium's checker needs: it steps an action sampled before ``reset()`` after it. With
+``on_illegal="raise"`` an illegal action raises :class:`IllegalActionError` instead.
+
+The dice come from a counter-based stream drawn from ``np_random`` at every seeded reset
+(:mod:`shutthebox.envs.streams`), so the vector environment plays the same games.
 
 >>> env = ShutTheBoxEnv(rules="classic", reward="shut")
 >>> observation, info = env.reset(seed=3)
@@ -32,6 +37,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from shutthebox.dice import format_roll
+from shutthebox.envs.streams import draw_stream, episode_key, roll_faces
 from shutthebox.errors import IllegalMoveError, ShutTheBoxError
 from shutthebox.rules import Rules, preset
 from shutthebox.solver import Objective, custom, parse_objective, solve
@@ -97,7 +103,7 @@ class ShutTheBoxEnv(gym.Env[dict[str, Any], int]):
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's
 
     def __init__(self, rules: Rules | str | None = None, reward: str = "score",
-                 render_mode: str | None = None, on_illegal: str = "raise",
+                 render_mode: str | None = None, on_illegal: str = "end",
                  **rule_fields: Any) -> None:
         if on_illegal not in ("raise", "end"):
             raise RewardError(f"on_illegal must be 'raise' or 'end', not {on_illegal!r}")
@@ -119,6 +125,10 @@ class ShutTheBoxEnv(gym.Env[dict[str, Any], int]):
             "dice_choice": spaces.Discrete(2),
         })
         self.state = TurnState.start(self.rules)
+        self._stream: int | None = None
+        self._episode = 0
+        self._episode_key = 0
+        self._rolls = 0
 
     # --- what the agent sees ---------------------------------------------------------------
 
@@ -144,15 +154,20 @@ class ShutTheBoxEnv(gym.Env[dict[str, Any], int]):
             mask[self.one_die + self.state.dice - 1] = 1
         return mask
 
+    def action_masks(self) -> npt.NDArray[np.int8]:
+        """The legal actions now, as sb3-contrib's ``MaskablePPO`` asks for them."""
+        return self.action_mask()
+
     def optimal_value(self) -> float:
-        """The exact optimal return from the current state for this reward."""
+        """The exact optimal return still to come from the current state for this reward
+        (0 once the turn is over: the return already paid is not to come)."""
         solution = solve(self.rules, self.objective)
         open_tiles = self.state.open_tiles
+        if self.state.is_over:
+            return 0.0
         if self.state.phase is Phase.SHUT:
             assert self.state.roll is not None
             value = float(solution.after_roll(open_tiles, self.state.roll))
-        elif self.state.is_over:
-            value = float(solution.final_value(open_tiles))
         else:
             value = float(solution.value(open_tiles))
         if self.objective is COVERED_SUM:
@@ -168,6 +183,11 @@ class ShutTheBoxEnv(gym.Env[dict[str, Any], int]):
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
         super().reset(seed=seed)
+        if seed is not None or self._stream is None:
+            self._stream, self._episode = draw_stream(self.np_random), 0
+        else:
+            self._episode += 1
+        self._episode_key, self._rolls = episode_key(self._stream, self._episode), 0
         self.state = TurnState.start(self.rules)
         return self._observation(), self._info()
 
@@ -179,7 +199,7 @@ class ShutTheBoxEnv(gym.Env[dict[str, Any], int]):
         if not 0 <= action < self.actions or not self.action_mask()[action]:
             if self.on_illegal == "end":
                 self.state = TurnState(self.rules, self.state.open_tiles, Phase.OVER,
-                                       roll=self.state.roll)
+                                       dice=self.state.dice, roll=self.state.roll)
                 return self._observation(), 0.0, True, False, {**self._info(),
                                                                "illegal_action": True}
             raise IllegalActionError(
@@ -189,8 +209,8 @@ class ShutTheBoxEnv(gym.Env[dict[str, Any], int]):
         if action >= self.one_die:
             dice = action - self.one_die + 1
             rolling = self.state.choose_dice(dice) if self.state.is_decision else self.state
-            faces = tuple(sorted(int(f) for f in self.np_random.integers(1, 7, size=dice)))
-            self.state = rolling.apply_roll(faces)
+            self.state = rolling.apply_roll(roll_faces(self._episode_key, self._rolls, dice))
+            self._rolls += 1
         else:
             self.state = self.state.shut(action)
             if self.reward_name == "score":

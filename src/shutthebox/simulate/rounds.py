@@ -95,8 +95,9 @@ def play_rounds(tables: RoundTables, games: int, seed: int) -> npt.NDArray[np.fl
     with PARALLEL_LAUNCH:
         _rounds(np.int64(games), np.uint64(seed & 0xFFFFFFFFFFFFFFFF),
                 np.int64(tables.players), np.int64(tables.rules.full),
-                tables.rules.instant_win, tables.score_rank, tables.table_of, tables.dice,
-                tables.moves1, tables.moves2, two_dice_index(), winners)
+                tables.rules.shut_box_wins(multi_round=False), tables.score_rank,
+                tables.table_of, tables.dice, tables.moves1, tables.moves2, two_dice_index(),
+                winners)
     shares = np.zeros(tables.players)
     counts = np.array([int(w).bit_count() for w in range(1 << tables.players)])
     histogram = np.bincount(winners, minlength=1 << tables.players)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,18 +57,40 @@ class TournamentResult:
                         for name in self.players]}
 
 
+def seat_labels(players: Sequence[str]) -> list[str]:
+    """A label for each seat: the strategy's name, numbered when it plays more than once.
+
+    >>> seat_labels(["optimal", "random", "optimal"])
+    ['optimal #1', 'random', 'optimal #2']
+    """
+    counts = Counter(players)
+    seen: Counter[str] = Counter()
+    labels = []
+    for name in players:
+        seen[name] += 1
+        labels.append(f"{name} #{seen[name]}" if counts[name] > 1 else name)
+    return labels
+
+
 def tournament(rules: Rules, players: Sequence[str], game_format: str, matches: int,
                seed: int = 0, stake: int = 0,
                progress: Callable[[int], None] | None = None) -> TournamentResult:
-    """Play ``matches`` matches; seat ``i`` of match ``k`` is player ``(i + k) mod n``."""
+    """Play ``matches`` matches; seat ``i`` of match ``k`` is player ``(i + k) mod n``.
+
+    A strategy may take several seats (``optimal,optimal``): each is a player of its own,
+    reported as ``optimal #1``, ``optimal #2``.
+    """
     if isinstance(matches, bool) or matches < 1:
         raise SimulationError(f"matches must be at least 1, not {matches!r}")
-    if len(set(players)) != len(players):
-        raise SimulationError(f"give each strategy once: {list(players)!r}")
+    if not players:
+        raise SimulationError("a tournament needs at least one player")
     fmt = GameFormat.parse(game_format)
     rng = random.Random(seed)
+    labels = seat_labels(players)
     strategies: dict[str, Strategy] = {
-        name: make_strategy(name, rules, random.Random(rng.random())) for name in players}
+        label: make_strategy(name, rules, random.Random(rng.random()))
+        for label, name in zip(labels, players, strict=True)}
+    players = labels
     result = TournamentResult(rules, str(fmt), list(players), matches, stake,
                               wins=dict.fromkeys(players, 0.0),
                               winnings=dict.fromkeys(players, 0))

@@ -7,6 +7,9 @@
   policy tables (:meth:`Solution.policy_tables`).
 - Objectives (:func:`parse_objective`): ``score``, ``shut``, ``beat:T``, ``reach:T``, a
   :func:`custom` value of the final tiles, or a plain function of the final open tiles.
+- :func:`solve_match` solves a two-player match of any format exactly
+  (:mod:`shutthebox.solver.matchplay`): each seat's chance to win and the tables that play
+  every turn for the match.
 - :mod:`shutthebox.solver.advice` ranks moves and dice (hints) and reviews saved games;
   :mod:`shutthebox.solver.players` holds the ``optimal`` computer player, which plays to win
   against posted scores in a single round.
@@ -17,6 +20,7 @@
 True
 """
 
+from shutthebox.solver.matchplay import MatchPosition, MatchSolution, solve_match
 from shutthebox.solver.objectives import (
     SCORE,
     SHUT,
@@ -32,6 +36,8 @@ from shutthebox.solver.solve import Solution, solve, solve_exact, solve_many
 __all__ = [
     "SCORE",
     "SHUT",
+    "MatchPosition",
+    "MatchSolution",
     "Objective",
     "ObjectiveError",
     "Solution",
@@ -42,4 +48,5 @@ __all__ = [
     "solve",
     "solve_exact",
     "solve_many",
+    "solve_match",
 ]

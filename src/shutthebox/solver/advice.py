@@ -17,9 +17,8 @@ from shutthebox.dice import Roll
 from shutthebox.match import replay_decisions
 from shutthebox.rules import Rules
 from shutthebox.solver.objectives import ObjectiveLike, parse_objective
-from shutthebox.solver.players import OptimalStrategy
+from shutthebox.solver.players import OptimalStrategy, battle_roll_choice, battle_roll_values
 from shutthebox.solver.solve import Solution, solve
-from shutthebox.strategies import Situation
 from shutthebox.tiles import Tiles, format_tiles, tiles_of
 from shutthebox.turn import Phase, TurnState
 
@@ -85,6 +84,9 @@ class ReviewedDecision:
     best: int
     played_value: float
     best_value: float
+    unit: str = "points"
+    """``points`` (an expected score) or ``chance`` (a probability: to win, or of the
+    objective)."""
 
     @property
     def cost(self) -> float:
@@ -101,7 +103,7 @@ class ReviewedDecision:
                 "roll": list(self.roll) if self.roll else None,
                 "played": self.describe(self.played), "best": self.describe(self.best),
                 "played_value": self.played_value, "best_value": self.best_value,
-                "cost": self.cost}
+                "cost": self.cost, "unit": self.unit}
 
 
 def _review_one(solution: Solution, state: TurnState, action: int) -> tuple[int, float, float]:
@@ -120,22 +122,28 @@ def review(log: Mapping[str, Any], objective: str | None = None) -> list[Reviewe
     """Every decision of a logged game against the optimal one.
 
     With no objective, each decision is judged the way the optimal computer player would
-    play it: for the expected score alone, or to win when others are in the round. Battle
-    decisions are judged by the expected score of the tiles each side works on.
+    play it: by the chance to win the match (exact for two players, and in a single round for
+    any number), or by the expected score in a game alone. The cost is then in chance to win.
     """
     reviewed: list[ReviewedDecision] = []
     for decision in replay_decisions(log):
         rules = decision.state.rules
-        if objective is not None:
-            solution = solve(rules, parse_objective(objective))
+        situation = decision.situation
+        if objective is None and situation.format.endswith(":rolls"):
+            values = battle_roll_values(rules, decision.state, situation)
+            best = battle_roll_choice(rules, decision.state, situation)
+            played_value, best_value = values[decision.action], values[best]
+            unit = "chance"
         else:
-            situation = decision.situation if decision.role == "turn" else Situation()
-            solution = OptimalStrategy(rules, parse_objective("score")).solution_for(situation)
-        best, played_value, best_value = _review_one(solution, decision.state, decision.action)
+            solution = (solve(rules, parse_objective(objective)) if objective is not None else
+                        OptimalStrategy(rules, parse_objective("score")).solution_for(situation))
+            best, played_value, best_value = _review_one(solution, decision.state,
+                                                         decision.action)
+            unit = "points" if solution.objective.is_score else "chance"
         reviewed.append(ReviewedDecision(
             decision.index, decision.seat, decision.player, decision.state.phase.value,
             decision.state.open_tiles, decision.state.roll, decision.action, best,
-            played_value, best_value))
+            played_value, best_value, unit))
     return reviewed
 
 

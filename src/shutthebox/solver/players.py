@@ -1,11 +1,22 @@
 """Computer players built on the solver.
 
-``optimal`` plays one objective perfectly. In a single round (where the round decides the
-game: :attr:`~shutthebox.strategies.Situation.decisive`) that it shares with others, knowing
-the scores already posted and how many play after it, it plays to *win*: it
-maximises its share of the win (a k-way tie is worth 1/k; a shut box wins at once when the
-rules say so), assuming each player still to come plays to beat or tie the best score before
-them (a tie counted half).
+``optimal`` plays the match to win it:
+
+- in a single round with others (:attr:`~shutthebox.strategies.Situation.decisive`), knowing
+  the best score posted, how many hold it and how many play after it, it maximises its share
+  of the win (a k-way tie is worth 1/k; a shut box wins at once when the rules say so), every
+  later player doing the same: exact for any number of players
+  (:func:`~shutthebox.solver.rounds.solve_round`);
+- in every multi-round format and the battle with two players, it plays the exact two-player
+  match (:func:`~shutthebox.solver.matchplay.solve_match`): each turn maximises the chance to
+  win the match;
+- with three or more players in a multi-round format it plays the two-player match against
+  the best of the others (the lowest total, the highest with covered scoring), as if that
+  player were its only opponent: the one it must beat to win. An approximation, measured in
+  the README.
+
+``optimal:round`` is the player of earlier versions (the expected score, and to win only in a
+deciding single round); ``optimal:OBJECTIVE`` plays that objective always.
 
 >>> import random
 >>> from shutthebox.rules import Rules
@@ -28,11 +39,12 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
+from shutthebox.dice import roll_outcomes
 from shutthebox.rules import Rules
 from shutthebox.solver.objectives import Objective, beat, parse_objective, score_array
-from shutthebox.solver.solve import Solution, forward, solve, solve_batch, solve_many
+from shutthebox.solver.solve import EPSILON, Solution, forward, solve, solve_batch, solve_many
 from shutthebox.strategies import Situation
-from shutthebox.turn import Phase, TurnState
+from shutthebox.turn import Phase, TurnState, legal_moves
 
 CONTEST_BATCH = 256
 """Targets solved side by side in one pass when tabulating the later players' odds."""
@@ -81,7 +93,10 @@ def _later_odds(rules: Rules, target: int) -> tuple[float, float]:
 
 
 def win_share(rules: Rules, score: int, posted: tuple[int, ...], still_to_play: int) -> float:
-    """The expected share of the win of a turn ending with ``score``.
+    """The expected share of the win of a turn ending with ``score``, if each later player
+    played to beat or tie the best score before them (a tie counted half): the model of
+    earlier versions, exact when nobody plays after (the exact round is
+    :func:`~shutthebox.solver.rounds.solve_round`).
 
     >>> from shutthebox.rules import Rules
     >>> win_share(Rules(), 5, (7, 9), 0)
@@ -89,7 +104,7 @@ def win_share(rules: Rules, score: int, posted: tuple[int, ...], still_to_play: 
     >>> win_share(Rules(), 7, (7, 9), 0)
     0.5
     """
-    if rules.instant_win and score == rules.best_score:
+    if rules.shut_box_wins(multi_round=False) and score == rules.best_score:
         return 1.0
     best = min(posted, default=None) if rules.lower_is_better else max(posted, default=None)
     if best is not None and rules.better(best, score):
@@ -143,11 +158,29 @@ def deciding_posted(rules: Rules, posted: tuple[int, ...]) -> tuple[int, ...]:
     return (best,) * posted.count(best)
 
 
+def round_objective(rules: Rules, posted: tuple[int, ...], still_to_play: int) -> Objective:
+    """The exact share of the win in a deciding single round, with these scores posted and
+    this many players still to play, each of them playing to win too.
+
+    >>> from shutthebox.rules import Rules
+    >>> round_objective(Rules(), (7, 9), 0).final_value(Rules(), 0b1000000)   # 7: a tie
+    0.5
+    """
+    from shutthebox.solver.rounds import solve_round
+
+    holders = deciding_posted(rules, posted)
+    if not holders:
+        return solve_round(rules, still_to_play + 1).objective(0)
+    count = len(holders)
+    return solve_round(rules, still_to_play + 1 + count).objective(count, holders[0], count)
+
+
 def win_solutions(rules: Rules,
                   situations: Sequence[tuple[tuple[int, ...], int]]) -> list[Solution]:
     """The solutions that maximise the share of the win in each situation ``(posted,
-    still_to_play)``, solved side by side (for tables of every situation of a round)."""
-    return solve_many(rules, [win_objective(deciding_posted(rules, posted), still)
+    still_to_play)`` of a deciding single round, exactly (:func:`round_objective`), solved
+    side by side (for tables of every situation of a round)."""
+    return solve_many(rules, [round_objective(rules, posted, still)
                               for posted, still in situations])
 
 
@@ -156,24 +189,99 @@ def win_solution(rules: Rules, posted: tuple[int, ...], still_to_play: int) -> S
     return win_solutions(rules, [(posted, still_to_play)])[0]
 
 
+def match_objective(rules: Rules, situation: Situation) -> Objective | None:
+    """The objective of exact (or, with three or more players, approximate) match play for
+    the coming turn: the mover's chance to win the match by the turn's final tiles. ``None``
+    outside a multi-round match or a battle read by turns (a single round is
+    :func:`round_objective`; a battle read by rolls is decided roll by roll:
+    :func:`battle_roll_choice`).
+    """
+    from shutthebox.match import FormatKind, GameFormat
+    from shutthebox.solver.matchplay import MatchPosition, solve_match
+
+    if not situation.format:
+        return None
+    fmt = GameFormat.parse(situation.format)
+    if fmt.kind is FormatKind.BATTLE:
+        if not fmt.by_turns or situation.role not in ("knock", "stand"):
+            return None
+        after = solve_match(rules, fmt).battle_after(situation.role)
+        return Objective(f"match:{fmt}:{situation.role}", lambda r, tiles: float(after[tiles]),
+                         key=("battle", str(fmt), situation.role))
+    if not fmt.multi_round or len(situation.totals) < 2:
+        return None
+    mine, others = situation.totals[0], situation.totals[1:]
+    played = situation.others_played or (False,) * len(others)
+    pick = min if rules.lower_is_better else max
+    rival = pick(range(len(others)), key=lambda i: (others[i], not played[i]))
+    if played[rival]:
+        position = MatchPosition((others[rival], mine), 1, situation.round - 1)
+    else:
+        position = MatchPosition((mine, others[rival]), 0, situation.round - 1)
+    return solve_match(rules, fmt).turn_objective(position)
+
+
+def battle_roll_values(rules: Rules, state: TurnState, situation: Situation) -> dict[int, float]:
+    """In a battle read by rolls: each legal action (dice count, or tiles to shut or stand)
+    with the mover's chance to win the battle after it, playing on exactly."""
+    from shutthebox.match import GameFormat
+    from shutthebox.solver.matchplay import solve_match
+
+    after = solve_match(rules, GameFormat.parse(situation.format)).battle_after(situation.role)
+    tiles = state.open_tiles
+
+    def roll_value(roll: tuple[int, ...]) -> float:
+        moves = legal_moves(rules, tiles, roll)
+        return max((float(after[tiles & ~m]) for m in moves), default=float(after[tiles]))
+
+    if state.phase is Phase.CHOOSE_DICE:
+        return {d: sum(float(p) * roll_value(roll) for roll, p in roll_outcomes(d))
+                for d in state.legal_actions()}
+    return {m: float(after[tiles & ~m]) for m in state.legal_actions()}
+
+
+def battle_roll_choice(rules: Rules, state: TurnState, situation: Situation) -> int:
+    """The exact decision of a battle read by rolls: the action with the best chance to win
+    the battle (ties: the stable move order, then two dice)."""
+    values = battle_roll_values(rules, state, situation)
+    best = max(values.values())
+    floor = best - EPSILON * max(1.0, abs(best))
+    if state.phase is Phase.CHOOSE_DICE:
+        return 2 if values.get(2, -1.0) >= floor else 1
+    return next(m for m, v in values.items() if v >= floor)
+
+
 @dataclass
 class OptimalStrategy:
-    """Plays the solver's optimal policy for an objective, or to win when others are in the
-    round (unless ``aware`` is off)."""
+    """Plays the solver's optimal policy for an objective; unless ``aware`` is off, to win
+    when others are in a deciding round, and (``match_play``, the default) to win the match
+    in every other format."""
 
     rules: Rules
     objective: Objective
     aware: bool = True
     name: str = "optimal"
+    match_play: bool = True
 
     def solution_for(self, situation: Situation) -> Solution:
-        """The solution this player follows in a situation."""
+        """The solution this player follows in a situation (in a battle read by rolls, the
+        expected score of its tiles: its decisions are :func:`battle_roll_choice`)."""
         if self.aware and situation.decisive and (situation.posted or situation.still_to_play):
             return win_solution(self.rules, tuple(sorted(situation.posted)),
                                 situation.still_to_play)
+        if self.aware and self.match_play:
+            objective = match_objective(self.rules, situation)
+            if objective is not None:
+                return solve(self.rules, objective)
         return solve(self.rules, self.objective)
 
+    def _by_rolls(self, situation: Situation) -> bool:
+        return (self.aware and self.match_play and situation.role in ("knock", "stand")
+                and situation.format.endswith(":rolls"))
+
     def choose(self, state: TurnState, situation: Situation) -> int:
+        if self._by_rolls(situation):
+            return battle_roll_choice(self.rules, state, situation)
         solution = self.solution_for(situation)
         if state.phase is Phase.CHOOSE_DICE:
             return solution.best_dice(state.open_tiles)
@@ -182,9 +290,13 @@ class OptimalStrategy:
 
 
 def make_optimal(spec: str, rules: Rules) -> OptimalStrategy:
-    """``optimal`` (expected score, or to win in a round with others) or
-    ``optimal:OBJECTIVE`` (that objective always, e.g. ``optimal:shut``)."""
+    """``optimal`` (plays the match to win it), ``optimal:round`` (the expected score, and to
+    win only in a deciding single round) or ``optimal:OBJECTIVE`` (that objective always, e.g.
+    ``optimal:shut``)."""
     if not spec:
         return OptimalStrategy(rules, parse_objective("score"))
+    if spec == "round":
+        return OptimalStrategy(rules, parse_objective("score"), match_play=False,
+                               name="optimal:round")
     return OptimalStrategy(rules, parse_objective(spec), aware=False, name=f"optimal:{spec}")
 

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from shutthebox.dice import Roll
 from shutthebox.match import FormatKind, Match, format_money
+from shutthebox.terminal.words import YOU, one_die_note
 from shutthebox.tiles import Tiles, tile_bit
 
 STYLES = {
@@ -52,7 +53,8 @@ def scores_table(match: Match) -> Table:
     """Each player's score this round, total, and status."""
     table = Table(box=None, pad_edge=False)
     table.add_column("player")
-    table.add_column("this round", justify="right")
+    battle = match.config.format.kind is FormatKind.BATTLE
+    table.add_column("role" if battle else "score", justify="right")
     multi_round = match.config.format.kind not in (FormatKind.SOLO, FormatKind.SINGLE,
                                                    FormatKind.BATTLE)
     if multi_round:
@@ -61,30 +63,50 @@ def scores_table(match: Match) -> Table:
     for seat, name in enumerate(match.players):
         marker = "▶ " if pending.seat == seat and not match.is_over else "  "
         status = "" if match.active[seat] else " (out)"
-        if seat in match.winners:
+        if seat in match.winners and len(match.players) > 1:
             status = " ★ winner"
         style = STYLES["winner"] if seat in match.winners else (
             STYLES["turn"] if pending.seat == seat else "")
-        row: list[Text | str] = [Text(marker + name + status, style=style),
-                                 str(match.round_scores.get(seat, "-"))]
+        shown = ("knocks" if match.order and match.order[0] == seat else "stands") \
+            if battle else str(match.round_scores.get(seat, "-"))
+        row: list[Text | str] = [Text(marker + name + status, style=style), shown]
         if multi_round:
             row.append(str(match.totals[seat]))
         table.add_row(*row)
     return table
 
 
-def render(match: Match, roll: Roll | None = None) -> RenderableType:
-    """The whole board for the current state of a match."""
+def last_roll(match: Match) -> Roll | None:
+    """The dice of the current turn's last roll, if it has rolled."""
+    turn = match.pending.turn
+    return turn.roll if turn is not None and turn.roll else None
+
+
+def turn_line(match: Match) -> str | None:
+    """Whose turn it is ("Your turn" for You), its role in a battle, and the one-die note."""
+    pending = match.pending
+    if pending.seat is None or match.is_over or pending.kind == "roll-off":
+        return None
+    name = match.players[pending.seat]
+    role = {"knock": " (knocking down)", "stand": " (standing up)"}.get(pending.role, "")
+    line = ("Your turn" if name == YOU else f"{name} to play") + role
+    note = one_die_note(match.rules, pending.turn.open_tiles) if pending.turn else None
+    return f"{line} · {note}" if note else line
+
+
+def render(match: Match, note: str | None = None) -> RenderableType:
+    """The whole board for the current state of a match, with a note under it."""
     config = match.config
     title = f"Shut the Box · {config.format}"
     if match.round and config.format.kind is not FormatKind.BATTLE:
         title += f" · round {match.round}"
     parts: list[RenderableType] = [tiles_line(config.rules.tiles, match.board),
-                                   dice_line(roll)]
-    pending = match.pending
-    if pending.seat is not None and not match.is_over:
-        role = {"knock": " (knocking down)", "stand": " (standing up)"}.get(pending.role, "")
-        parts.append(Text(f"{match.players[pending.seat]} to play{role}", style=STYLES["turn"]))
+                                   dice_line(last_roll(match))]
+    turn = turn_line(match)
+    if turn:
+        parts.append(Text(turn, style=STYLES["turn"]))
+    if note:
+        parts.append(Text(note))
     if config.format.kind is not FormatKind.SOLO or match.round_scores:
         parts.append(scores_table(match))
     if config.stake:

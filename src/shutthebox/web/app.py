@@ -1,118 +1,225 @@
-"""The FastAPI app: a JSON API (described at ``/openapi.json``) and the page that uses it.
+"""The FastAPI app: a JSON API (described at ``/docs`` and ``/openapi.json``) and the page
+that uses it.
 
-Errors: bad input is 400 (422 for a body of the wrong shape), an unknown game 404, an action
-out of turn 409; each answer has a ``detail`` message. Never a 500 for bad input.
+Seats are held by secret tokens: every action needs ``Authorization: Bearer <token>`` of the
+seat to act (401 without a known token, 403 with another seat's, 409 out of turn or against
+an old event number). Reading a game is open to anyone with its id. Errors are a JSON
+``{"detail": "..."}``: 400 bad input, 401, 403, 404 unknown game or invite, 409, 413 body over
+64 KiB, 415 a body that is not JSON, 422 a body of the wrong shape, 429 too many requests,
+503 the database is briefly away. Never a 500 for bad input.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import gc
+import io
+import json
 import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
+from starlette.concurrency import run_in_threadpool
 
 from shutthebox.errors import ShutTheBoxError
-from shutthebox.match import GameFormat, MatchConfig, parse_stake
+from shutthebox.match import parse_stake
 from shutthebox.rules import PRESETS, Rules, preset
 from shutthebox.strategies import STRENGTHS
-from shutthebox.web.service import GameNotFoundError, GameService, NotYourTurnError, SeatSpec
+from shutthebox.web import advice
+from shutthebox.web.advice import SolverPool
+from shutthebox.web.computers import ComputerDriver
+from shutthebox.web.guard import LOOPBACK_HOSTS, Guard, RateLimits
+from shutthebox.web.live import LiveHub
+from shutthebox.web.seats import (
+    ForbiddenError,
+    InviteNotFoundError,
+    SeatKind,
+    SeatTakenError,
+    UnauthorizedError,
+    bearer_tokens,
+)
+from shutthebox.web.service import (
+    GameNotFoundError,
+    GameService,
+    NotYourTurnError,
+    SeatSpec,
+)
 from shutthebox.web.storage import make_engine
 
 STATIC = Path(__file__).parent / "static"
+DOCS = Path(__file__).parent / "docs"
+PAGE_ROUTES = ("/", "/join/{code}", "/games/{game_id}", "/history", "/stats",
+               "/review/{game_id}")
+
+Authorization = Annotated[str | None, Header(description="Bearer <seat token>")]
+IdempotencyKey = Annotated[str | None, Header(
+    alias="Idempotency-Key", max_length=128,
+    description="a fresh random id per action; the same key again answers the first answer")]
 
 
 class SeatIn(BaseModel):
     name: str = Field(min_length=1, max_length=40)
-    computer: str | None = Field(
-        default=None, description="null for a human; easy, medium, hard or a strategy name")
+    kind: SeatKind | None = Field(
+        default=None, description="here (a human at this device), computer, or open (for "
+        "a friend to join); default: computer if `computer` is given, else here")
+    computer: str | None = Field(default=None, max_length=40,
+                                 description="easy, medium, hard or a strategy name")
 
 
 class NewGame(BaseModel):
     players: list[SeatIn] = Field(min_length=1, max_length=12)
-    preset: str | None = None
+    preset: str | None = Field(default=None, max_length=40)
     rules: dict[str, Any] = Field(default_factory=dict,
                                   description="rule fields changing the preset")
-    format: str | None = Field(default=None, description="single, solo, rounds:R, ...")
-    stake: str | None = Field(default=None, description="each player's ante, e.g. 0.50")
+    format: str | None = Field(default=None, max_length=40,
+                               description="single, solo, rounds:R, ...")
+    stake: str | float | None = Field(default=None, description="each player's ante, e.g. "
+                                      "\"0.50\"; a finite amount in whole cents")
+    pace: str = Field(default="watch", pattern="^(watch|instant)$",
+                      description="computer turns at a watchable pace, or at once")
 
 
-class SeatAction(BaseModel):
-    seat: int | None = Field(default=None, description="the seat acting (checked if given)")
+class Action(BaseModel):
+    event: int | None = Field(default=None, ge=0, le=10**9, description="the game's event "
+                              "number the action was made against (needed without an "
+                              "Idempotency-Key)")
+    seat: int | None = Field(default=None, ge=0, le=11,
+                             description="the seat acting (checked against the token)")
 
 
-class DiceChoice(SeatAction):
+class DiceChoice(Action):
     dice: int = Field(ge=1, le=2)
 
 
-class Shut(SeatAction):
+class Shut(Action):
     tiles: list[int] = Field(min_length=1, max_length=12)
 
 
-class Pending(BaseModel):
-    kind: str = Field(description="roll, choose-dice, shut, roll-off or over")
-    seat: int | None
-    role: str = Field(description="turn, or knock / stand in a battle")
-    human: bool = Field(description="whether a human must act now")
-    roll: list[int] | None
-    dice: int | None
-    legal: list[list[int]] = Field(description="the tiles of every legal move, for a shut")
-    dice_choices: list[int]
+class Join(BaseModel):
+    invite: str = Field(min_length=1, max_length=32)
+    name: str = Field(min_length=1, max_length=40)
 
 
-class GameState(BaseModel):
-    """A game as the page sees it (the answer of every action)."""
-
-    id: str
-    status: str
-    rules: dict[str, Any]
-    format: str
-    players: list[dict[str, Any]]
-    stake: int = Field(description="each player's ante, in cents")
-    pot: int
-    pending: Pending
-    board: list[int] = Field(description="the open tiles")
-    round: int
-    round_scores: dict[str, int]
-    totals: list[int]
-    active: list[bool]
-    winners: list[int]
-    losers: list[int]
-    payouts: dict[str, int]
-    event_count: int
-    since: int
-    events: list[dict[str, Any]] = Field(description="the log from position since")
+def _stake(value: str | float | None) -> int:
+    if value is None or value == "":
+        return 0
+    return parse_stake(str(value))
 
 
-def create_app(database_url: str | None = None, engine: Engine | None = None) -> FastAPI:
-    """The app, storing games at ``database_url`` (the default SQLite file if None)."""
-    service = GameService(engine or make_engine(database_url))
-    app = FastAPI(title="Shut the Box", version="0.1.0",
-                  description="Play Shut the Box with every rule variant and exact hints.")
+def create_app(database_url: str | None = None, engine: Engine | None = None, *,
+               allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS,
+               computer_delay: float = 0.5, limits: RateLimits | None = None,
+               pool: SolverPool | None = None) -> FastAPI:
+    """The app, storing games at ``database_url`` (the default SQLite file if None).
+
+    ``computer_delay`` is the pause before each step of a computer seat in a game played at
+    a watchable pace; ``limits`` the rate limits (requests a second per client address and
+    per seat token); ``pool`` the solver worker processes (one of its own if None).
+    """
+    own_engine = engine is None
+    engine = engine or make_engine(database_url)
+    hub = LiveHub(engine)
+    own_pool = pool is None
+    pool = pool or SolverPool()
+    driver_box: list[ComputerDriver] = []
+
+    def notify(game_id: str, waiting: str, update: dict[str, Any] | None) -> None:
+        hub.publish(game_id, update)
+        if waiting == "server" and driver_box:
+            driver_box[0].wake(game_id)
+
+    service = GameService(engine, notify)
+    driver = ComputerDriver(service, pool, computer_delay, progress=hub.progress)
+    driver_box.append(driver)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        hub.start()
+        driver.start()
+        warm = asyncio.create_task(pool.run(advice.warm_up))
+        yield
+        await driver.stop()
+        await hub.stop()
+        warm.cancel()
+        if own_pool:
+            pool.close()
+        if own_engine:
+            engine.dispose()
+
+    app = FastAPI(title="Shut the Box", version="0.2.0", lifespan=lifespan,
+                  docs_url=None, redoc_url=None,
+                  description="Play Shut the Box with every rule variant and exact hints. "
+                  "Actions need the acting seat's token: `Authorization: Bearer <token>`.")
     app.state.service = service
+    app.state.hub = hub
+    app.state.driver = driver
+    app.state.pool = pool
+
+    def error(status: int, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:
+        return JSONResponse({"detail": detail}, status_code=status, headers=headers)
 
     @app.exception_handler(GameNotFoundError)
-    async def not_found(_: Request, error: GameNotFoundError) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=404)
+    @app.exception_handler(InviteNotFoundError)
+    async def not_found(_: Request, exc: Exception) -> JSONResponse:
+        return error(404, str(exc))
 
     @app.exception_handler(NotYourTurnError)
-    async def out_of_turn(_: Request, error: NotYourTurnError) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=409)
+    @app.exception_handler(SeatTakenError)
+    async def conflict(_: Request, exc: Exception) -> JSONResponse:
+        return error(409, str(exc))
+
+    @app.exception_handler(UnauthorizedError)
+    async def unauthorized(_: Request, exc: Exception) -> JSONResponse:
+        return error(401, str(exc), {"WWW-Authenticate": "Bearer"})
+
+    @app.exception_handler(ForbiddenError)
+    async def forbidden(_: Request, exc: Exception) -> JSONResponse:
+        return error(403, str(exc))
 
     @app.exception_handler(IntegrityError)
-    async def raced(_: Request, error: IntegrityError) -> JSONResponse:
-        return JSONResponse({"detail": "the game changed while this request was made: "
-                                       "load it again and retry"}, status_code=409)
+    async def raced(_: Request, exc: Exception) -> JSONResponse:
+        return error(409, "the game changed while this request was made: load it again "
+                          "and retry")
+
+    @app.exception_handler(DBAPIError)
+    async def database_away(_: Request, exc: Exception) -> JSONResponse:
+        return error(503, "the database is not answering: try again in a moment",
+                     {"Retry-After": "1"})
 
     @app.exception_handler(ShutTheBoxError)
-    async def bad_input(_: Request, error: ShutTheBoxError) -> JSONResponse:
-        return JSONResponse({"detail": str(error)}, status_code=400)
+    async def bad_input(_: Request, exc: Exception) -> JSONResponse:
+        return error(400, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def malformed(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = []
+        for item in exc.errors()[:5]:
+            where = ".".join(str(p) for p in item.get("loc", ()) if p != "body")
+            problems.append(f"{where or 'the body'}: {item.get('msg', 'is not valid')}")
+        return JSONResponse({"detail": "the request is not well formed: " + "; ".join(problems),
+                             "errors": json.loads(json.dumps(exc.errors()[:5], default=str))},
+                            status_code=422)
+
+    inline = engine.dialect.name == "sqlite"
+    """On SQLite a request's database work takes a fraction of a millisecond: it is done on
+    the event loop itself, which spares the hand-over to a thread and back (on PostgreSQL,
+    over a network, it runs in the thread pool)."""
+
+    async def blocking(function: Any, *arguments: Any) -> Any:
+        call = functools.partial(function, *arguments)
+        return call() if inline else await run_in_threadpool(call)
+
+    # --- games -------------------------------------------------------------------------
 
     @app.get("/api/presets")
     def presets() -> list[dict[str, Any]]:
@@ -125,78 +232,254 @@ def create_app(database_url: str | None = None, engine: Engine | None = None) ->
         """Computer players by strength."""
         return dict(STRENGTHS)
 
-    @app.post("/api/games", status_code=201, response_model=GameState)
+    @app.post("/api/games", status_code=201)
     async def new_game(body: NewGame) -> JSONResponse:
-        """Start a game; computer seats play at once until a human must act."""
+        """Start a game. The answer holds, once, a token for each seat at this device and an
+        invite for each open seat. Computer seats play in the background."""
         base = preset(body.preset) if body.preset else Rules()
         rules = base.replace(**body.rules) if body.rules else base
-        names = tuple(seat.name for seat in body.players)
-        fmt = GameFormat.parse(body.format or ("solo" if len(names) == 1 else "single"))
-        config = MatchConfig(rules, fmt, names, parse_stake(body.stake) if body.stake else 0)
-        return JSONResponse(service.create(config, [SeatSpec(s.name, s.computer)
-                                                    for s in body.players]), status_code=201)
+        seats = [SeatSpec(s.name, s.kind or (SeatKind.COMPUTER if s.computer else
+                                             SeatKind.HERE),
+                          s.computer if (s.kind or SeatKind.COMPUTER) is SeatKind.COMPUTER
+                          else None) for s in body.players]
+        for seat in seats:
+            if seat.kind is SeatKind.COMPUTER and not seat.computer:
+                raise ShutTheBoxError(f"the computer seat {seat.name!r} needs a strength: "
+                                      f"one of {', '.join(STRENGTHS)}")
+        fmt = body.format or ("solo" if len(seats) == 1 else "single")
+        return JSONResponse(await blocking(service.create, rules, fmt, _stake(body.stake),
+                                           seats, body.pace), status_code=201)
 
     @app.get("/api/games")
-    def games() -> list[dict[str, Any]]:
-        """Recent games, finished and unfinished, newest first."""
-        return service.list_games()
+    def games(authorization: Authorization = None,
+              x_seat_tokens: Annotated[str | None, Header(
+                  description="comma-separated seat tokens")] = None) -> list[dict[str, Any]]:
+        """The games the presented tokens hold seats in, newest first (never all games)."""
+        return service.list_games(bearer_tokens(authorization, x_seat_tokens))
 
-    @app.get("/api/games/{game_id}", response_model=GameState)
-    async def game(game_id: str, since: int = 0) -> JSONResponse:
-        """A game's state, with its events from position ``since``."""
-        return JSONResponse(service.state(game_id, max(since, 0)))
+    @app.get("/api/games/{game_id}")
+    async def game(game_id: str, since: Annotated[int, Query(ge=0, le=10**9)] = 0,
+                   authorization: Authorization = None) -> JSONResponse:
+        """A game's state, with its events from position ``since``; ``you`` lists the seats
+        of the token sent, if any."""
+        return JSONResponse(await blocking(service.state, game_id, since,
+                                           bearer_tokens(authorization)))
 
-    @app.post("/api/games/{game_id}/roll", response_model=GameState)
-    async def roll(game_id: str, body: SeatAction | None = None) -> JSONResponse:
-        """Roll the dice for the human to act (the server rolls them)."""
-        return JSONResponse(service.roll(game_id, body.seat if body else None))
+    async def act(game_id: str, kind: str, argument: Any, body: Action,
+                  authorization: str | None, key: str | None) -> Response:
+        tokens = bearer_tokens(authorization)
+        answer = await blocking(service.act, game_id, tokens[0] if tokens else None, kind,
+                                argument, body.event, key, body.seat)
+        return Response(answer, media_type="application/json")
 
-    @app.post("/api/games/{game_id}/dice", response_model=GameState)
-    async def dice(game_id: str, body: DiceChoice) -> JSONResponse:
+    @app.post("/api/games/{game_id}/roll")
+    async def roll(game_id: str, body: Action, authorization: Authorization = None,
+             idempotency_key: IdempotencyKey = None) -> Response:
+        """Roll the dice (the server rolls them)."""
+        return await act(game_id, "roll", None, body, authorization, idempotency_key)
+
+    @app.post("/api/games/{game_id}/dice")
+    async def dice(game_id: str, body: DiceChoice, authorization: Authorization = None,
+             idempotency_key: IdempotencyKey = None) -> Response:
         """Choose one or two dice, and roll them."""
-        return JSONResponse(service.choose_dice(game_id, body.seat, body.dice))
+        return await act(game_id, "dice", body.dice, body, authorization, idempotency_key)
 
-    @app.post("/api/games/{game_id}/shut", response_model=GameState)
-    async def shut(game_id: str, body: Shut) -> JSONResponse:
+    @app.post("/api/games/{game_id}/shut")
+    async def shut(game_id: str, body: Shut, authorization: Authorization = None,
+             idempotency_key: IdempotencyKey = None) -> Response:
         """Shut tiles for the current roll."""
-        return JSONResponse(service.shut(game_id, body.seat, body.tiles))
+        return await act(game_id, "shut", body.tiles, body, authorization, idempotency_key)
+
+    @app.post("/api/games/{game_id}/join")
+    def join(game_id: str, body: Join) -> dict[str, Any]:
+        """Take an open seat with its invite; the answer holds the seat's token, once."""
+        return service.join(game_id, body.invite, body.name)
+
+    @app.get("/api/invites/{code}")
+    def invite(code: str) -> dict[str, Any]:
+        """What an invite is for."""
+        return service.invite(code[:32])
+
+    @app.get("/api/invites/{code}/qr.svg", response_class=Response)
+    def invite_qr(code: str, request: Request) -> Response:
+        """The invite's join link as a QR code (SVG)."""
+        import segno
+
+        found = service.invite(code[:32])
+        link = f"{str(request.base_url).rstrip('/')}/join/{found['code']}"
+        out = io.BytesIO()
+        segno.make(link, error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False,
+                                         title=f"Join link {link}")
+        return Response(out.getvalue(), media_type="image/svg+xml",
+                        headers={"Cache-Control": "private, max-age=3600"})
+
+    # --- live updates ------------------------------------------------------------------
+
+    @app.websocket("/api/games/{game_id}/live")
+    async def live(websocket: WebSocket, game_id: str, since: int = 0) -> None:
+        """Every stored event of the game as it happens: a ``state`` message with the events
+        from ``since``, then one whenever more are stored."""
+        since = max(0, min(since, 10**9))
+        try:
+            state = await blocking(service.state, game_id, since)
+        except GameNotFoundError as exc:
+            await websocket.close(code=4404, reason=str(exc)[:120])
+            return
+        except DBAPIError:
+            await websocket.close(code=1013, reason="the database is not answering")
+            return
+        await websocket.accept()
+        wake = hub.watch(game_id)
+        try:
+            await websocket.send_text(json.dumps({"type": "state", **state}))
+            sent = int(state["event_count"])
+            told: str | None = None
+            while True:
+                try:
+                    await asyncio.wait_for(wake.wait(), timeout=20)
+                except TimeoutError:
+                    await websocket.send_text('{"type": "ping"}')
+                    continue
+                wake.clear()
+                news = hub.take_progress(game_id)
+                if news is not None and news != told:
+                    await websocket.send_text(news)
+                    told = news
+                message = hub.message_after(game_id, sent)
+                if message is not None:     # the new events as the process stored them
+                    await websocket.send_text(message[1])
+                    sent = message[0]
+                    continue
+                known = hub.known_count(game_id)
+                if known is not None and known <= sent:
+                    continue            # nothing this watcher has not had
+                try:
+                    state = await blocking(service.state, game_id, sent)
+                except DBAPIError:
+                    await websocket.close(code=1013, reason="the database is not answering")
+                    return
+                if state["event_count"] > sent:
+                    await websocket.send_text(json.dumps({"type": "state", **state}))
+                    sent = int(state["event_count"])
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            hub.unwatch(game_id, wake)
+
+    # --- coaching ----------------------------------------------------------------------
+
+    async def solver_work(game_id: str, authorization: str | None, function: Any,
+                          need_seat: bool) -> Any:
+        if need_seat:
+            await run_in_threadpool(service.seat_of, game_id, bearer_tokens(authorization))
+        log = await run_in_threadpool(service.match_log, game_id)
+        return await pool.run(function, game_id, log)
 
     @app.get("/api/games/{game_id}/hint")
-    def hint(game_id: str) -> dict[str, Any]:
-        """Every legal action now, ranked by the exact solver."""
-        return service.hint(game_id)
+    async def hint(game_id: str, authorization: Authorization = None) -> dict[str, Any]:
+        """Every legal action now, ranked by the exact solver (needs a seat token)."""
+        answer: dict[str, Any] = await solver_work(game_id, authorization, advice.hint, True)
+        return answer
 
     @app.get("/api/games/{game_id}/coach")
-    def coach(game_id: str) -> dict[str, Any]:
-        """The exact chance to shut the box and expected score from here."""
-        return service.coach(game_id)
+    async def coach(game_id: str, authorization: Authorization = None) -> dict[str, Any]:
+        """The exact chance to shut the box and expected score from here (needs a seat
+        token)."""
+        answer: dict[str, Any] = await solver_work(game_id, authorization, advice.coach, True)
+        return answer
 
     @app.get("/api/games/{game_id}/review")
-    def review(game_id: str) -> dict[str, Any]:
+    async def review(game_id: str) -> dict[str, Any]:
         """Every decision of the game against the best, with what it cost."""
-        return service.review(game_id)
+        answer: dict[str, Any] = await solver_work(game_id, None, advice.review, False)
+        return answer
 
-    @app.get("/api/players/{name}/stats")
-    def stats(name: str) -> dict[str, Any]:
-        """A player's record and scores beside the exact distribution of optimal play."""
-        return service.stats(name)
+    # --- players -----------------------------------------------------------------------
 
-    @app.get("/", include_in_schema=False)
+    @app.get("/api/players")
+    def players() -> list[dict[str, Any]]:
+        """Everyone with a finished game."""
+        return service.players()
+
+    @app.get("/api/stats")
+    async def stats(player: Annotated[str, Query(min_length=1, max_length=80)]
+                    ) -> dict[str, Any]:
+        """A player's record, solo games, and turn scores beside optimal play's."""
+        rows = await run_in_threadpool(service.results, player)
+        return await player_stats(player, rows)
+
+    @app.get("/api/players/{name:path}/stats", include_in_schema=False)
+    async def stats_by_path(name: str) -> dict[str, Any]:
+        rows = await run_in_threadpool(service.results, name)
+        return await player_stats(name, rows)
+
+    async def player_stats(name: str, rows: list[Any]) -> dict[str, Any]:
+        def key(rules: dict[str, Any]) -> str:
+            return json.dumps(rules, sort_keys=True)
+
+        counts: dict[str, int] = {}
+        for row in rows:
+            counts[key(row.rules)] = counts.get(key(row.rules), 0) + 1
+        common = max(counts, key=lambda k: counts[k])
+        rules = Rules.from_dict(json.loads(common))
+        better = min if rules.lower_is_better else max
+        same = [s for r in rows if key(r.rules) == common for s in r.scores]
+        turns = [s for r in rows for s in r.scores]
+        matches = [r for r in rows if r.format != "solo"]
+        solo = [s for r in rows if r.format == "solo" and key(r.rules) == common
+                for s in r.scores]
+        histogram: dict[str, int] = {}
+        for score in same:
+            histogram[str(score)] = histogram.get(str(score), 0) + 1
+        optimal = await pool.run(advice.optimal_distribution, rules.to_dict())
+        return {
+            "player": name, "games": len(rows), "matches": len(matches),
+            "wins": sum(r.won for r in matches), "turns": len(turns),
+            "average_score": sum(turns) / len(turns) if turns else None,
+            "shut_rate": sum(r.shut_boxes for r in rows) / len(turns) if turns else None,
+            "best_score": better(same) if same else None, "rules": rules.to_dict(),
+            "personal_best": better(solo) if solo else None,
+            "solo": {"games": sum(1 for r in rows if r.format == "solo"),
+                     "personal_best": better(solo) if solo else None, "scores": solo},
+            "scores": histogram, "optimal": optimal}
+
+    # --- the page and the API's documentation ------------------------------------------
+
     def page() -> FileResponse:
         return FileResponse(STATIC / "index.html")
 
+    for route in PAGE_ROUTES:
+        app.add_api_route(route, page, methods=["GET"], include_in_schema=False)
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return HTMLResponse((DOCS / "index.html").read_text())
+
+    import swagger_ui_bundle
+
+    app.mount("/docs-assets/swagger", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path),
+              name="swagger")
+    app.mount("/docs-assets/own", StaticFiles(directory=DOCS), name="docs")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(Guard, allowed_hosts=allowed_hosts, limits=limits)
     return app
 
 
 def app_from_environment() -> FastAPI:
-    """The app for ``$SHUTTHEBOX_DATABASE_URL`` (how ``shutthebox serve`` starts workers).
+    """The app as ``shutthebox serve`` configures it through the environment (how uvicorn
+    starts each worker process).
 
     A server keeps many small objects (games in memory): the start-up objects are frozen out
     of the garbage collector and young objects are collected less often, so that no answer
     waits on a long collection.
     """
-    app = create_app(os.environ.get("SHUTTHEBOX_DATABASE_URL"))
+    environ = os.environ
+    hosts = tuple(h.strip() for h in environ.get("SHUTTHEBOX_ALLOWED_HOSTS", "").split(",")
+                  if h.strip()) or LOOPBACK_HOSTS
+    rate = float(environ.get("SHUTTHEBOX_RATE_LIMIT", "50"))
+    app = create_app(environ.get("SHUTTHEBOX_DATABASE_URL"), allowed_hosts=hosts,
+                     computer_delay=float(environ.get("SHUTTHEBOX_COMPUTER_DELAY", "0.5")),
+                     limits=RateLimits(per_client=rate, per_token=rate / 2.5))
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
     return app

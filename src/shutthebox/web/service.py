@@ -1,42 +1,65 @@
 """The web app's game service: stored games driven by the match engine, no HTTP here.
 
-Every request that acts rebuilds (or reuses) the game's :class:`Match`, applies the action,
-lets computer seats play until a human must act, and stores the new events in one
-transaction before it answers. Dice are rolled here, never by the client.
+A game's stored log is its seat events (``seats``, then a ``join`` per friend who took an
+open seat) followed by the match's own events. Nothing is rolled until every seat is taken.
+Every action is checked (the seat's token, the turn, the event number it was made against),
+applied to the game's :class:`Match`, and stored with its answer in one transaction before it
+is acknowledged. Dice are rolled here, never by the client. Computer seats and roll-offs are
+played by :mod:`shutthebox.web.computers`, one stored step at a time, never inside a request.
+
+The methods are blocking (database work); the app runs them in its thread pool.
 """
 
 from __future__ import annotations
 
+import json
 import random
 import threading
 import uuid
 from collections.abc import Callable
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from shutthebox.errors import ShutTheBoxError
-from shutthebox.match import Match, MatchConfig, replay
-from shutthebox.solver import solve
-from shutthebox.solver.advice import rank_dice, rank_moves, review, total_costs
-from shutthebox.solver.objectives import SCORE
-from shutthebox.solver.players import OptimalStrategy
-from shutthebox.strategies import Strategy, make_strategy
+from shutthebox.match import GameFormat, Match, MatchConfig, replay
+from shutthebox.rules import Rules
+from shutthebox.strategies import make_strategy
 from shutthebox.tiles import mask_of, tiles_of
-from shutthebox.turn import Phase
+from shutthebox.web.seats import (
+    ForbiddenError,
+    InviteNotFoundError,
+    Seat,
+    SeatKind,
+    SeatTakenError,
+    UnauthorizedError,
+    check_name,
+    new_invite,
+    new_token,
+    normal_invite,
+    token_hash,
+)
 from shutthebox.web.storage import (
+    ANSWERS,
     GAMES,
     RESULTS,
-    GameRow,
-    PlayerResultRow,
+    SEATS,
     append_events,
+    event_count,
     load_events,
     now,
     sessions,
 )
+from shutthebox.web.words import format_text, rules_text
+
+SEAT_EVENTS = ("seats", "join")
+"""Event types of the web layer; the match's own events follow them."""
 
 
 class GameNotFoundError(ShutTheBoxError):
@@ -44,141 +67,481 @@ class GameNotFoundError(ShutTheBoxError):
 
 
 class NotYourTurnError(ShutTheBoxError):
-    """The action is not the one the game waits for, or not from the seat to act."""
+    """The action is not the one the game waits for, not from the seat to act, or made
+    against an event number that is no longer the newest (409)."""
 
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """A seat at a new game: a name, and a computer strategy (None for a human)."""
+    """A seat at a new game: a name, its kind, and the computer strategy of a computer."""
 
     name: str
+    kind: SeatKind = SeatKind.HERE
+    computer: str | None = None
+
+
+@dataclass(frozen=True)
+class ServerStep:
+    """A step the server plays: a roll (roll-off or a computer's), or a computer's decision
+    (``log`` is the match's log for the solver worker)."""
+
+    game_id: str
+    count: int
+    seat: int | None
     strategy: str | None = None
+    log: dict[str, Any] | None = None
+    pace: str = "watch"
+
+    @property
+    def is_roll(self) -> bool:
+        return self.strategy is None
 
 
 @dataclass
 class _Loaded:
-    """A game in memory: its match and its seats' strategies."""
+    """A game in memory: its seats, its seat events and, once started, its match."""
 
-    match: Match
-    seats: list[str | None]
+    config: dict[str, Any]
+    seats: list[Seat]
+    prefix: list[dict[str, Any]]
+    match: Match | None
+    pace: str = "watch"
+
+    @property
+    def count(self) -> int:
+        return len(self.prefix) + (len(self.match.events) if self.match else 0)
+
+    def log(self, since: int = 0) -> list[dict[str, Any]]:
+        events = self.prefix + (self.match.events if self.match else [])
+        return events[since:]
+
+    def match_log(self) -> dict[str, Any]:
+        assert self.match is not None
+        return {"version": 1, **self.match.config.to_dict(), "events": self.match.events}
+
+
+def waiting_for(loaded: _Loaded) -> str:
+    """Who acts next: ``join``, ``human``, ``server`` or ``nobody``."""
+    match = loaded.match
+    if match is None:
+        return "join"
+    if match.is_over:
+        return "nobody"
+    pending = match.pending
+    if pending.kind == "roll-off":
+        return "server"
+    assert pending.seat is not None
+    return "server" if loaded.seats[pending.seat].kind is SeatKind.COMPUTER else "human"
 
 
 class GameService:
     """Creates, stores, plays and reports games."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine,
+                 notify: Callable[[str, str, dict[str, Any] | None], None] | None = None
+                 ) -> None:
         self.engine = engine
         self.sessions = sessions(engine)
+        self.notify = notify or (lambda game_id, waiting, update: None)
+        """Called after a commit that stored events: (game id, who acts next, and the state
+        with the new events as a watcher without a seat sees it, when it is at hand)."""
         self._games: dict[str, _Loaded] = {}
-        self._strategies: dict[tuple[str, int], Strategy] = {}
+        self._holders: dict[str, tuple[str, int]] = {}
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        self._writing: AbstractContextManager[Any] = (
+            threading.Lock() if engine.dialect.name == "sqlite" else nullcontext())
+        """SQLite takes one writer at a time: this process's writers queue here, in order,
+        instead of in SQLite's busy handler, whose growing sleeps would make answers wait
+        tens of milliseconds more than they need."""
         self._dice = random.SystemRandom()
 
-    # --- creating and reading ----------------------------------------------------------
+    # --- creating and joining ----------------------------------------------------------
 
-    def create(self, config: MatchConfig, seats: list[SeatSpec]) -> dict[str, Any]:
-        """Store a new game, play any computer steps, and return its state."""
-        for seat in seats:
-            if seat.strategy is not None:
-                make_strategy(seat.strategy, config.rules, random.Random(0))
+    def create(self, rules: Rules, game_format: str, stake: int, seats: list[SeatSpec],
+               pace: str = "watch") -> dict[str, Any]:
+        """Store a new game; answer its state, a token per seat here, an invite per open
+        seat. The match starts at once unless a seat is open."""
+        fmt = GameFormat.parse(game_format)
+        names = [check_name(s.name, []) for s in seats]
+        for index, name in enumerate(names):
+            check_name(name, names[:index])
+        for spec in seats:
+            if spec.kind is SeatKind.COMPUTER:
+                make_strategy(spec.computer or "", rules, random.Random(0))
+        config = MatchConfig(rules, fmt, tuple(names), stake)   # refuses what cannot be
         game_id = uuid.uuid4().hex
-        match = Match(config)
-        strategies = [s.strategy for s in seats]
-        with self.sessions.begin() as session:
+        tokens = {i: new_token() for i, s in enumerate(seats) if s.kind is SeatKind.HERE}
+        invites = {i: new_invite() for i, s in enumerate(seats) if s.kind is SeatKind.OPEN}
+        table = [Seat(i, s.kind, names[i], s.computer, s.kind is not SeatKind.OPEN)
+                 for i, s in enumerate(seats)]
+        prefix = [{"type": "seats", "pace": pace, "seats": [s.to_dict() for s in table]}]
+        loaded = _Loaded(config.to_dict(), table, prefix, None, pace)
+        if not invites:
+            loaded.match = Match(config)
+        with self._writing, self.sessions.begin() as session:
             session.execute(insert(GAMES).values(
-                id=game_id, config=config.to_dict(), seats=strategies, status="playing",
-                event_count=0, created=now(), updated=now()))
-            self._advance(game_id, match, strategies)
-            self._store(session, game_id, match, 0)
-        self._games[game_id] = _Loaded(match, strategies)
-        return self._state(game_id, match, strategies, 0)
+                id=game_id, config=loaded.config,
+                seats=[s.computer if s.kind is SeatKind.COMPUTER else None for s in table],
+                status="playing" if loaded.match else "waiting",
+                waiting_for=waiting_for(loaded), event_count=0, created=now(), updated=now()))
+            session.execute(insert(SEATS), [
+                {"game_id": game_id, "seat": s.seat, "kind": s.kind.value, "name": s.name,
+                 "computer": s.computer,
+                 "token_hash": token_hash(tokens[s.seat]) if s.seat in tokens else None,
+                 "invite": invites.get(s.seat), "joined": now() if s.joined else None}
+                for s in table])
+            self._store(session, game_id, loaded, 0)
+        self._games[game_id] = loaded
+        for seat, token in tokens.items():
+            self._holders[token_hash(token)] = (game_id, seat)
+        self.notify(game_id, waiting_for(loaded), None)
+        state = self._state(game_id, loaded, 0, list(tokens.values()))
+        state["tokens"] = {str(seat): token for seat, token in tokens.items()}
+        state["invites"] = [{"seat": seat, "code": code, "link": f"/join/{code}",
+                             "qr": f"/api/invites/{code}/qr.svg"}
+                            for seat, code in invites.items()]
+        return state
 
-    def state(self, game_id: str, since: int = 0) -> dict[str, Any]:
+    def invite(self, code: str) -> dict[str, Any]:
+        """What an invite is for: the game, the seat, the table and the rules."""
+        code = normal_invite(code)
+        with self.sessions() as session:
+            row = session.execute(select(SEATS.c.game_id, SEATS.c.seat, SEATS.c.joined)
+                                  .where(SEATS.c.invite == code)).first()
+            if row is None:
+                raise InviteNotFoundError(f"no game has the invite {code!r}: check the code "
+                                          "with the friend who sent it")
+            loaded = self._load(session, row.game_id)
+        fmt = GameFormat.parse(loaded.config["format"])
+        return {"code": code, "game_id": row.game_id, "seat": row.seat,
+                "taken": row.joined is not None, "players": [s.name for s in loaded.seats],
+                "format": str(fmt), "format_text": format_text(fmt, None),
+                "rules": loaded.config["rules"],
+                "rules_text": rules_text(Rules.from_dict(loaded.config["rules"]))}
+
+    def join(self, game_id: str, code: str, name: str) -> dict[str, Any]:
+        """Take the open seat of the invite under ``name``; answer the seat's token."""
+        code = normal_invite(code)
+        with self._lock(game_id), self._writing, self.sessions.begin() as session:
+            loaded = self._load(session, game_id)
+            row = session.execute(select(SEATS.c.seat, SEATS.c.joined).where(
+                SEATS.c.game_id == game_id, SEATS.c.invite == code)).first()
+            if row is None:
+                raise InviteNotFoundError(f"the invite {code!r} is not for this game")
+            seat = loaded.seats[row.seat]
+            if row.joined is not None or seat.joined:
+                raise SeatTakenError(f"the seat of invite {code!r} has been taken: ask for "
+                                     "another invite")
+            name = check_name(name, [s.name for s in loaded.seats if s.joined])
+            token = new_token()
+            before = loaded.count
+            try:
+                taken = session.execute(update(SEATS).where(
+                    SEATS.c.game_id == game_id, SEATS.c.seat == seat.seat,
+                    SEATS.c.joined.is_(None)).values(
+                    name=name, token_hash=token_hash(token), joined=now()))
+                if taken.rowcount != 1:  # type: ignore[attr-defined]
+                    raise SeatTakenError(f"the seat of invite {code!r} has been taken")
+                loaded.seats[seat.seat] = Seat(seat.seat, SeatKind.HERE, name, None, True)
+                loaded.prefix.append({"type": "join", "seat": seat.seat, "name": name})
+                if all(s.joined for s in loaded.seats):
+                    names = tuple(s.name for s in loaded.seats)
+                    config = MatchConfig.from_dict({**loaded.config, "players": names})
+                    loaded.config = config.to_dict()
+                    loaded.match = Match(config)
+                self._store(session, game_id, loaded, before, config=loaded.config)
+            except Exception:
+                self._games.pop(game_id, None)
+                raise
+        self._holders[token_hash(token)] = (game_id, seat.seat)
+        self.notify(game_id, waiting_for(loaded), None)
+        return {"game_id": game_id, "seat": seat.seat, "token": token,
+                "state": self._state(game_id, loaded, 0, [token])}
+
+    # --- reading -----------------------------------------------------------------------
+
+    def state(self, game_id: str, since: int = 0, tokens: list[str] | None = None
+              ) -> dict[str, Any]:
         with self.sessions() as session:
             loaded = self._load(session, game_id)
-            return self._state(game_id, loaded.match, loaded.seats, since)
+        for token in tokens or []:
+            self._holder(token)        # known to the state's "you" from here on
+        return self._state(game_id, loaded, since, tokens or [])
 
-    def list_games(self) -> list[dict[str, Any]]:
+    def list_games(self, tokens: list[str]) -> list[dict[str, Any]]:
+        """The games these tokens hold seats in, newest first."""
+        held: dict[str, list[int]] = {}
+        for token in tokens:
+            holder = self._holder(token)
+            if holder is not None:
+                held.setdefault(holder[0], []).append(holder[1])
+        if not held:
+            return []
         with self.sessions() as session:
-            rows = session.scalars(select(GameRow).order_by(GameRow.updated.desc()).limit(200))
-            return [{"id": r.id, "status": r.status, "players": r.config["players"],
-                     "format": r.config["format"], "updated": r.updated.isoformat() + "Z",
-                     "events": r.event_count} for r in rows]
+            rows = session.execute(select(GAMES).where(GAMES.c.id.in_(list(held)))
+                                   .order_by(GAMES.c.updated.desc())).all()
+        return [{"id": r.id, "status": r.status, "players": r.config["players"],
+                 "format": r.config["format"],
+                 "format_text": format_text(GameFormat.parse(r.config["format"]), None),
+                 "updated": r.updated.isoformat() + "Z", "events": r.event_count,
+                 "seats": sorted(held[r.id])} for r in rows]
+
+    def seat_of(self, game_id: str, tokens: list[str]) -> int:
+        """The seat of this game that one of the tokens holds (for hints and coaching)."""
+        if not tokens:
+            raise UnauthorizedError("send a seat token of this game "
+                                    "(Authorization: Bearer <token>)")
+        holders = [self._holder(t) for t in tokens]
+        for holder in holders:
+            if holder is not None and holder[0] == game_id:
+                return holder[1]
+        if any(holders):
+            raise ForbiddenError("this token holds a seat in another game, not this one")
+        raise UnauthorizedError("unknown seat token: it holds no seat")
+
+    def match_log(self, game_id: str) -> dict[str, Any]:
+        """The match's log (for the solver worker); refused while seats are open."""
+        with self.sessions() as session:
+            loaded = self._load(session, game_id)
+        if loaded.match is None:
+            raise NotYourTurnError("the game has not started: it waits for players to join")
+        return loaded.match_log()
 
     # --- acting ------------------------------------------------------------------------
 
-    def roll(self, game_id: str, seat: int | None) -> dict[str, Any]:
-        """The human to act rolls the dice (the server draws them)."""
-        def act(match: Match) -> None:
-            self._check_turn(match, seat, ("roll",))
-            match.roll(self._dice)
-        return self._act(game_id, act)
+    def act(self, game_id: str, token: str | None, kind: str, argument: Any,
+            event: int | None, key: str | None, seat: int | None = None) -> str:
+        """Apply a player's action (``roll``, ``dice`` with a count, ``shut`` with tiles);
+        answer the new state as JSON. With an ``Idempotency-Key`` a repeated request answers
+        the first answer; without one, ``event`` must be the game's newest event number."""
+        if not token:
+            raise UnauthorizedError("send your seat's token (Authorization: Bearer <token>)")
+        holder = self._holder(token)
+        if holder is None:
+            raise UnauthorizedError("unknown seat token: it holds no seat")
+        if holder[0] != game_id:
+            raise ForbiddenError("this token holds a seat in another game, not this one")
+        mine = holder[1]
+        if seat is not None and seat != mine:
+            raise ForbiddenError(f"this token holds seat {mine}, not seat {seat}")
+        if key is None and event is None:
+            raise StaleError("send the event number the action was made against "
+                             "(\"event\") or an Idempotency-Key header")
+        for trusted in (True, False):
+            try:
+                loaded, body, update = self._act_once(game_id, token, mine, kind, argument,
+                                                      event, key, trusted)
+                break
+            except _CacheStaleError:
+                continue            # another server process moved the game: read it again
+            except (NotYourTurnError, IntegrityError):
+                if key is not None:     # another server process answered this key first
+                    with self.sessions() as session:
+                        first = self._answer(session, game_id, mine, key)
+                    if first is not None:
+                        return first
+                raise
+        if update is not None:
+            self.notify(game_id, waiting_for(loaded), update)
+        return body
 
-    def choose_dice(self, game_id: str, seat: int | None, dice: int) -> dict[str, Any]:
-        def act(match: Match) -> None:
-            self._check_turn(match, seat, ("choose-dice",))
-            match.decide(dice)
-            match.roll(self._dice)
-        return self._act(game_id, act)
+    def _act_once(self, game_id: str, token: str, seat: int, kind: str, argument: Any,
+                  event: int | None, key: str | None, trusted: bool
+                  ) -> tuple[_Loaded, str, dict[str, Any] | None]:
+        """One try of :meth:`act`. ``trusted``: use the game in memory without asking the
+        database first (true unless another server process moved it on); a refusal or a
+        failed store then raises :class:`_CacheStaleError` to try again from the database."""
+        with self._lock(game_id), self._writing, self.sessions.begin() as session:
+            if key is not None:
+                first = self._answer(session, game_id, seat, key)
+                if first is not None:
+                    return self._games.get(game_id) or self._load(session, game_id), first, None
+            cached = self._games.get(game_id) if trusted else None
+            loaded = cached or self._load(session, game_id)
+            before = loaded.count
+            try:
+                if event is not None and event != before:
+                    raise NotYourTurnError(f"the game has moved on: it is at event {before}, "
+                                           f"the action was made at event {event}; "
+                                           "load it again")
+                self._apply(loaded, seat, kind, argument)
+                state = self._state(game_id, loaded, before, [])
+                state["you"] = [seat]
+                body = json.dumps(state)
+                state["you"] = []
+                self._store(session, game_id, loaded, before)
+            except NotYourTurnError:
+                if cached is not None:
+                    self._games.pop(game_id, None)
+                    raise _CacheStaleError from None
+                raise
+            if key is not None:
+                session.execute(insert(ANSWERS).values(
+                    game_id=game_id, seat=seat, key=key, status=200, body=body, created=now()))
+        return loaded, body, state
 
-    def shut(self, game_id: str, seat: int | None, tiles: list[int]) -> dict[str, Any]:
-        def act(match: Match) -> None:
-            self._check_turn(match, seat, ("shut",))
-            match.decide(mask_of(tiles))
-        return self._act(game_id, act)
-
-    def _check_turn(self, match: Match, seat: int | None, kinds: tuple[str, ...]) -> None:
+    def _apply(self, loaded: _Loaded, seat: int, kind: str, argument: Any) -> None:
+        match = loaded.match
+        if match is None:
+            raise NotYourTurnError("the game has not started: it waits for players to join")
         pending = match.pending
         if match.is_over:
             raise NotYourTurnError("the game is over")
-        if pending.kind not in kinds:
-            raise NotYourTurnError(f"the game waits for {pending.kind!r}, not {kinds[0]!r}")
-        if seat is not None and seat != pending.seat:
-            raise NotYourTurnError(f"it is seat {pending.seat}'s turn, not seat {seat}'s")
-
-    def _act(self, game_id: str, act: Callable[[Match], None]) -> dict[str, Any]:
-        with self._lock(game_id), self.sessions.begin() as session:
-            loaded = self._load(session, game_id)
-            match = loaded.match
-            before = len(match.events)
-            try:
-                act(match)
-                self._advance(game_id, match, loaded.seats)
-                self._store(session, game_id, match, before)
-            except Exception:
-                self._games.pop(game_id, None)   # rebuilt from the stored log next time
-                raise
-            return self._state(game_id, match, loaded.seats, before)
-
-    def _advance(self, game_id: str, match: Match, seats: list[str | None]) -> None:
-        """Roll roll-offs and play computer seats until a human must act."""
-        while not match.is_over:
-            pending = match.pending
-            seat = pending.seat
-            computer = seat is not None and seats[seat] is not None
-            if pending.kind == "roll-off" or (pending.is_chance and computer):
+        if pending.seat != seat:
+            whose = loaded.seats[pending.seat].name if pending.seat is not None else "the dice"
+            raise NotYourTurnError(f"it is {whose}'s turn, not yours (seat {seat})")
+        wanted = {"roll": ("roll",), "dice": ("choose-dice",), "shut": ("shut",)}[kind]
+        if pending.kind not in wanted:
+            raise NotYourTurnError(f"the game waits for {_ACTION_WORDS[pending.kind]}, "
+                                   f"not {_ACTION_WORDS[wanted[0]]}")
+        try:
+            if kind == "roll":
                 match.roll(self._dice)
-            elif pending.is_decision and computer:
-                assert seat is not None and pending.turn is not None
-                match.decide(self._strategy(game_id, seat, match, seats[seat] or "")
-                             .choose(pending.turn, match.situation()))
+            elif kind == "dice":
+                match.decide(argument)
+                match.roll(self._dice)
             else:
-                return
+                match.decide(mask_of(argument))
+        except Exception:
+            self._games = {k: v for k, v in self._games.items() if v is not loaded}
+            raise
 
-    def _strategy(self, game_id: str, seat: int, match: Match, name: str) -> Strategy:
-        key = (game_id, seat)
-        if key not in self._strategies:
-            self._strategies[key] = make_strategy(name, match.rules, random.Random())
-        return self._strategies[key]
+    # --- the server's own steps (see computers.py) -------------------------------------
 
-    def _store(self, session: Session, game_id: str, match: Match, before: int) -> None:
-        status = "over" if match.is_over else "playing"
-        if not append_events(session, game_id, before, match.events[before:], status):
+    def next_step(self, game_id: str) -> ServerStep | None:
+        """The step the server plays next in this game, or None if a person acts next."""
+        with self.sessions() as session:
+            loaded = self._load(session, game_id)
+        if waiting_for(loaded) != "server":
+            return None
+        match = loaded.match
+        assert match is not None
+        pending = match.pending
+        if pending.is_chance:
+            return ServerStep(game_id, loaded.count, pending.seat, pace=loaded.pace)
+        assert pending.seat is not None
+        return ServerStep(game_id, loaded.count, pending.seat,
+                          loaded.seats[pending.seat].computer or "", loaded.match_log(),
+                          loaded.pace)
+
+    def play_step(self, step: ServerStep, action: int | None) -> bool:
+        """Play the step (roll, or the computer's action) if the game is still where it was
+        planned; False if another server process got there first."""
+        with self._lock(step.game_id), self._writing, \
+                self.sessions.begin() as session:
+            loaded = self._load(session, step.game_id)
+            if loaded.count != step.count or waiting_for(loaded) != "server":
+                return False
+            match = loaded.match
+            assert match is not None
+            try:
+                if step.is_roll:
+                    match.roll(self._dice)
+                else:
+                    assert action is not None
+                    match.decide(action)
+                if not self._store(session, step.game_id, loaded, step.count, strict=False):
+                    self._games.pop(step.game_id, None)
+                    return False
+            except Exception:
+                self._games.pop(step.game_id, None)
+                raise
+        self.notify(step.game_id, waiting_for(loaded),
+                    self._state(step.game_id, loaded, step.count, []))
+        return True
+
+    def games_waiting_for_server(self, quiet_for: float) -> list[str]:
+        """Games the server should move on that nobody has touched for ``quiet_for``
+        seconds (after a restart, or when the process driving them stopped)."""
+        with self.sessions() as session:
+            rows = session.execute(select(GAMES.c.id).where(
+                GAMES.c.waiting_for == "server",
+                GAMES.c.updated <= now() - timedelta(seconds=quiet_for)).limit(500))
+            return [game_id for (game_id,) in rows]
+
+    # --- players and statistics --------------------------------------------------------
+
+    def players(self) -> list[dict[str, Any]]:
+        """Everyone with a finished game: name, games, last played; most games first."""
+        with self.sessions() as session:
+            rows = session.execute(
+                select(RESULTS.c.player, func.count(), func.max(RESULTS.c.finished))
+                .group_by(RESULTS.c.player).order_by(func.count().desc(), RESULTS.c.player)
+                .limit(500)).all()
+        return [{"name": name, "games": games, "last_played": last.isoformat() + "Z"}
+                for name, games, last in rows]
+
+    def results(self, name: str) -> list[Any]:
+        with self.sessions() as session:
+            rows = session.execute(select(RESULTS).where(RESULTS.c.player == name)
+                                   .order_by(RESULTS.c.finished)).all()
+        if not rows:
+            raise GameNotFoundError(f"{name!r} has no finished games yet: finish a game and "
+                                    "the statistics appear here")
+        return list(rows)
+
+    # --- plumbing ----------------------------------------------------------------------
+
+    def _holder(self, token: str) -> tuple[str, int] | None:
+        """The (game, seat) a token holds, or None."""
+        hashed = token_hash(token)
+        holder = self._holders.get(hashed)
+        if holder is None:
+            with self.sessions() as session:
+                row = session.execute(select(SEATS.c.game_id, SEATS.c.seat)
+                                      .where(SEATS.c.token_hash == hashed)).first()
+            if row is None:
+                return None
+            holder = self._holders[hashed] = (row.game_id, row.seat)
+        return holder
+
+    def _answer(self, session: Session, game_id: str, seat: int, key: str) -> str | None:
+        return session.scalar(select(ANSWERS.c.body).where(
+            ANSWERS.c.game_id == game_id, ANSWERS.c.seat == seat, ANSWERS.c.key == key))
+
+    def _lock(self, game_id: str) -> threading.Lock:
+        with self._guard:
+            return self._locks.setdefault(game_id, threading.Lock())
+
+    def _load(self, session: Session, game_id: str) -> _Loaded:
+        """The game: from memory if it is up to date with the database (one small query),
+        else rebuilt from the stored log."""
+        count = event_count(session, game_id)
+        if count is None:
+            raise GameNotFoundError(f"no game {game_id!r}: check the link")
+        cached = self._games.get(game_id)
+        if cached is not None and cached.count == count:
+            return cached
+        row = session.execute(select(GAMES.c.config).where(GAMES.c.id == game_id)).one()
+        events = load_events(session, game_id)
+        seats = [Seat(r.seat, SeatKind(r.kind), r.name, r.computer, r.joined is not None)
+                 for r in session.execute(select(SEATS).where(SEATS.c.game_id == game_id)
+                                          .order_by(SEATS.c.seat))]
+        start = next((i for i, e in enumerate(events) if e["type"] not in SEAT_EVENTS),
+                     len(events))
+        prefix, rest = events[:start], events[start:]
+        pace = prefix[0].get("pace", "watch") if prefix else "watch"
+        match = replay({"version": 1, **row.config, "events": rest}) if rest else None
+        loaded = self._games[game_id] = _Loaded(dict(row.config), seats, prefix, match, pace)
+        return loaded
+
+    def _store(self, session: Session, game_id: str, loaded: _Loaded, before: int,
+               strict: bool = True, **fields: Any) -> bool:
+        match = loaded.match
+        over = match is not None and match.is_over
+        status = "waiting" if match is None else "over" if over else "playing"
+        if not append_events(session, game_id, before, loaded.log(before), status=status,
+                             waiting_for=waiting_for(loaded), **fields):
+            self._games.pop(game_id, None)
+            if not strict:
+                return False
             raise NotYourTurnError("the game changed while this request was made: "
                                    "load it again and retry")
-        if match.is_over:
+        if over:
+            assert match is not None
             self._record_results(session, game_id, match)
+        return True
 
     def _record_results(self, session: Session, game_id: str, match: Match) -> None:
         if match.config.format.kind.value == "battle":
@@ -196,118 +559,29 @@ class GameService:
              "scores": scores[seat], "shut_boxes": shut_boxes[seat], "finished": now()}
             for seat, name in enumerate(match.players)])
 
-    # --- coaching ----------------------------------------------------------------------
-
-    def hint(self, game_id: str) -> dict[str, Any]:
-        """Every legal action now, ranked by the solver, with its chance to shut."""
-        match = self._current(game_id)
-        pending = match.pending
-        turn = pending.turn
-        if turn is None or not pending.is_decision:
-            raise NotYourTurnError(f"no decision to hint: the game waits for {pending.kind!r}")
-        rules = match.rules
-        objective = SCORE
-        if pending.role == "turn":
-            objective = OptimalStrategy(rules, SCORE).solution_for(match.situation()).objective
-        measure = "expected score" if objective is SCORE else "chance to win"
-        options: list[dict[str, Any]]
-        if pending.kind == "choose-dice":
-            shut = {d.dice: d.value for d in rank_dice(rules, "shut", turn.open_tiles)}
-            options = [{"dice": d.dice, "value": d.value, "loss": d.loss,
-                        "p_shut": shut[d.dice]}
-                       for d in rank_dice(rules, objective, turn.open_tiles)]
-        else:
-            assert turn.roll is not None
-            shut = {m.tiles: m.value for m in rank_moves(rules, "shut", turn.open_tiles,
-                                                         turn.roll)}
-            options = [{"tiles": list(tiles_of(m.tiles)), "value": m.value, "loss": m.loss,
-                        "p_shut": shut[m.tiles]}
-                       for m in rank_moves(rules, objective, turn.open_tiles, turn.roll)]
-        return {"kind": pending.kind, "measure": measure, "options": options}
-
-    def coach(self, game_id: str) -> dict[str, Any]:
-        """The exact chance to shut and expected score from the current position."""
-        match = self._current(game_id)
-        turn = match.pending.turn
-        rules = match.rules
-        if turn is None:
-            return {"p_shut": None, "expected_score": None}
-        shut, score = solve(rules, "shut"), solve(rules, "score")
-        if turn.phase is Phase.SHUT and turn.roll is not None:
-            return {"p_shut": shut.after_roll(turn.open_tiles, turn.roll),
-                    "expected_score": score.after_roll(turn.open_tiles, turn.roll)}
-        return {"p_shut": shut.value(turn.open_tiles),
-                "expected_score": score.value(turn.open_tiles)}
-
-    def review(self, game_id: str) -> dict[str, Any]:
-        match = self._current(game_id)
-        reviewed = review(match.to_log())
-        return {"decisions": [r.to_dict() for r in reviewed],
-                "total_cost": total_costs(reviewed)}
-
-    def stats(self, name: str) -> dict[str, Any]:
-        """A player's record, and their score distribution beside optimal play's."""
-        with self.sessions() as session:
-            rows = list(session.scalars(select(PlayerResultRow)
-                                        .where(PlayerResultRow.player == name)))
-            if not rows:
-                raise GameNotFoundError(f"no finished games for player {name!r}")
-            turns = [s for r in rows for s in r.scores]
-            common = max({tuple(sorted(r.rules.items())) for r in rows},
-                         key=lambda key: sum(1 for r in rows
-                                             if tuple(sorted(r.rules.items())) == key))
-            rules_dict = dict(common)
-            same = [s for r in rows if r.rules == rules_dict for s in r.scores]
-            from shutthebox.rules import Rules
-
-            rules = Rules.from_dict(rules_dict)
-            best = (min if rules.lower_is_better else max)(same)
-            histogram: dict[str, int] = {}
-            for score in same:
-                histogram[str(score)] = histogram.get(str(score), 0) + 1
-            optimal = solve(rules, "score").distribution
-            solo_best = [s for r in rows if r.format == "solo" and r.rules == rules_dict
-                         for s in r.scores]
-            return {
-                "player": name, "games": len(rows), "wins": sum(r.won for r in rows),
-                "turns": len(turns), "average_score": sum(turns) / len(turns),
-                "shut_rate": sum(r.shut_boxes for r in rows) / len(turns),
-                "best_score": best, "rules": rules_dict,
-                "personal_best": (min if rules.lower_is_better else max)(solo_best)
-                if solo_best else None,
-                "scores": histogram, "optimal": {str(s): p for s, p in optimal.items()}}
-
-    def player_count(self) -> int:
-        with self.sessions() as session:
-            return int(session.scalar(select(func.count()).select_from(GameRow)) or 0)
-
-    # --- plumbing ----------------------------------------------------------------------
-
-    def _lock(self, game_id: str) -> threading.Lock:
-        with self._guard:
-            return self._locks.setdefault(game_id, threading.Lock())
-
-    def _load(self, session: Session, game_id: str) -> _Loaded:
-        """The game's match: from memory if it is up to date with the database (one small
-        query), else rebuilt by replaying the stored log."""
-        count = session.scalar(select(GAMES.c.event_count).where(GAMES.c.id == game_id))
-        if count is None:
-            raise GameNotFoundError(f"no game {game_id!r}")
-        cached = self._games.get(game_id)
-        if cached is not None and len(cached.match.events) == count:
-            return cached
-        row = session.get(GameRow, game_id)
-        assert row is not None
-        match = replay({"version": 1, **row.config, "events": load_events(session, game_id)})
-        loaded = self._games[game_id] = _Loaded(match, list(row.seats))
-        return loaded
-
-    def _current(self, game_id: str) -> Match:
-        with self.sessions() as session:
-            return self._load(session, game_id).match
-
-    def _state(self, game_id: str, match: Match, seats: list[str | None],
-               since: int) -> dict[str, Any]:
+    def _state(self, game_id: str, loaded: _Loaded, since: int,
+               tokens: list[str]) -> dict[str, Any]:
+        you = sorted({h[1] for h in map(self._holder_cached, tokens)
+                      if h is not None and h[0] == game_id})
+        seats = loaded.seats
+        config = loaded.config
+        match = loaded.match
+        fmt = GameFormat.parse(config["format"])
+        common = {
+            "id": game_id, "rules": config["rules"], "format": str(fmt),
+            "seats": [s.to_dict() for s in seats], "you": you,
+            "players": [{"name": s.name, "computer": s.computer} for s in seats],
+            "stake": config.get("stake", 0), "event_count": loaded.count, "since": since,
+            "events": loaded.log(since)}
+        if match is None:
+            return {**common, "status": "waiting", "format_text": format_text(fmt, None),
+                    "pot": 0, "pending": {"kind": "join", "seat": None, "role": "join",
+                                          "human": False, "roll": None, "dice": None,
+                                          "legal": [], "dice_choices": []},
+                    "board": list(tiles_of(Rules.from_dict(config["rules"]).full)),
+                    "round": 0, "round_scores": {}, "totals": [0] * len(seats),
+                    "active": [True] * len(seats), "winners": [], "losers": [],
+                    "payouts": {}}
         pending = match.pending
         turn = pending.turn
         legal: list[list[int]] = []
@@ -317,14 +591,13 @@ class GameService:
         if turn is not None and pending.kind == "choose-dice":
             dice_choices = list(turn.legal_actions())
         return {
-            "id": game_id, "status": "over" if match.is_over else "playing",
-            "rules": match.rules.to_dict(), "format": str(match.config.format),
-            "players": [{"name": name, "computer": seats[i]}
-                        for i, name in enumerate(match.players)],
-            "stake": match.config.stake, "pot": match.pot,
+            **common, "status": "over" if match.is_over else "playing",
+            "format_text": format_text(fmt, match.round or None),
+            "pot": match.pot,
             "pending": {
                 "kind": pending.kind, "seat": pending.seat, "role": pending.role,
-                "human": pending.seat is not None and seats[pending.seat] is None,
+                "human": pending.seat is not None and pending.kind != "roll-off"
+                and seats[pending.seat].kind is not SeatKind.COMPUTER,
                 "roll": list(turn.roll) if turn is not None and turn.roll and
                 pending.kind == "shut" else None,
                 "dice": turn.dice if turn is not None else None,
@@ -334,6 +607,20 @@ class GameService:
             "totals": list(match.totals), "active": list(match.active),
             "winners": list(match.winners), "losers": list(match.losers),
             "payouts": {str(s): v for s, v in match.payouts.items()},
-            "event_count": len(match.events), "since": since,
-            "events": match.events[since:],
         }
+
+    def _holder_cached(self, token: str) -> tuple[str, int] | None:
+        return self._holders.get(token_hash(token))
+
+
+class _CacheStaleError(Exception):
+    """The game in memory was behind the database: try again from the database."""
+
+
+class StaleError(ShutTheBoxError):
+    """An action with neither an event number nor an Idempotency-Key (400)."""
+
+
+_ACTION_WORDS = {"roll": "a roll", "choose-dice": "a dice choice", "shut": "tiles to shut",
+                 "roll-off": "the roll-off", "over": "nothing (it is over)"}
+

@@ -1,14 +1,18 @@
-"""Storage with SQLAlchemy 2: one row per game, one row per event of its log.
+"""Storage with SQLAlchemy 2: games, their event logs, seats and the answers to repeated
+requests.
 
-SQLite (a file in the data folder) by default; any database by URL. A game's events are
-appended in the same transaction that moves its ``event_count`` on, so a request that acts
-on a game either stores all it did or nothing.
+SQLite (a file in the data folder) by default; PostgreSQL (or any database SQLAlchemy
+knows) by URL. The schema is built and changed by Alembic migrations
+(``shutthebox/web/migrations``), applied when an engine is made. A game's events are appended
+in the same transaction that moves its ``event_count`` on, so a request that acts on a game
+either stores all it did or nothing, and two requests racing on one game cannot both append.
 """
 
 from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -21,16 +25,21 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
-    insert,
     select,
+    text,
     update,
 )
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import ArgumentError, NoSuchModuleError, OperationalError
+from sqlalchemy.engine import Connection, CursorResult, Engine, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.paths import data_dir
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+NOTIFY_CHANNEL = "shutthebox_events"
+"""The PostgreSQL channel on which a stored batch of events is announced (payload: the game
+id and its new event count, ``id:count``)."""
 
 
 class StorageError(ShutTheBoxError):
@@ -49,6 +58,9 @@ class GameRow(Base):
     seats: Mapped[list[Any]] = mapped_column(JSON)
     """Per seat: null for a human, or the computer strategy's name."""
     status: Mapped[str] = mapped_column(String(16), index=True)
+    """``waiting`` (for friends to take open seats), ``playing`` or ``over``."""
+    waiting_for: Mapped[str] = mapped_column(String(8), index=True, default="human")
+    """Who acts next: ``join``, ``human``, ``server`` (dice or a computer) or ``nobody``."""
     event_count: Mapped[int] = mapped_column(Integer, default=0)
     created: Mapped[datetime] = mapped_column(DateTime)
     updated: Mapped[datetime] = mapped_column(DateTime)
@@ -60,6 +72,35 @@ class EventRow(Base):
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
     position: Mapped[int] = mapped_column(Integer, primary_key=True)
     data: Mapped[str] = mapped_column(Text)
+
+
+class SeatRow(Base):
+    """Who holds a seat: its kind, name, the hash of its secret token and its invite."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    """``here`` (a human at the creator's device), ``computer`` or ``open`` (for a friend)."""
+    name: Mapped[str] = mapped_column(String(80))
+    computer: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    invite: Mapped[str | None] = mapped_column(String(16), nullable=True, unique=True)
+    joined: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class AnswerRow(Base):
+    """The first answer to an action sent with an ``Idempotency-Key``."""
+
+    __tablename__ = "answers"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(128), primary_key=True)
+    status: Mapped[int] = mapped_column(Integer)
+    body: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime)
 
 
 class PlayerResultRow(Base):
@@ -81,6 +122,8 @@ class PlayerResultRow(Base):
 
 GAMES = cast(Table, GameRow.__table__)
 EVENTS = cast(Table, EventRow.__table__)
+SEATS = cast(Table, SeatRow.__table__)
+ANSWERS = cast(Table, AnswerRow.__table__)
 RESULTS = cast(Table, PlayerResultRow.__table__)
 """The tables themselves: the hot path of a move uses plain Core statements on them, which
 costs a fraction of the ORM's bookkeeping."""
@@ -90,15 +133,39 @@ def default_url() -> str:
     return f"sqlite:///{data_dir() / 'shutthebox.sqlite'}"
 
 
-def make_engine(url: str | None = None) -> Engine:
-    """An engine for the URL (the default SQLite file if None), with the tables created."""
-    url = url or default_url()
-    sqlite = url.startswith("sqlite")
+def safe_url(url: str) -> str:
+    """The URL as it may be shown: the password masked.
+
+    >>> safe_url("postgresql+psycopg://ann:secret@db.example/games")
+    'postgresql+psycopg://ann:***@db.example/games'
+    """
     try:
-        engine = create_engine(url, connect_args={"check_same_thread": False} if sqlite else {},
-                               pool_pre_ping=not sqlite)
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "<an unreadable database URL>"
+
+
+def is_postgresql(engine: Engine) -> bool:
+    return engine.dialect.name == "postgresql"
+
+
+def make_engine(url: str | None = None, migrate: bool = True) -> Engine:
+    """An engine for the URL (the default SQLite file if None), its schema migrated to the
+    newest version."""
+    url = url or default_url()
+    try:
+        parsed = make_url(url)
+        if parsed.drivername in ("postgresql", "postgres"):
+            parsed = parsed.set(drivername="postgresql+psycopg")
+        sqlite = parsed.get_backend_name() == "sqlite"
+        # As many connections as the thread pool has threads (40), and a few more for the
+        # event loop and the live listener, so that nothing ever waits for a connection.
+        engine = create_engine(
+            parsed, connect_args={"check_same_thread": False} if sqlite else {},
+            pool_pre_ping=not sqlite, pool_size=8, max_overflow=40)
     except (ArgumentError, NoSuchModuleError, ImportError) as error:
-        raise StorageError(f"cannot use the database URL {url!r}: {error}") from None
+        raise StorageError(f"cannot use the database URL {safe_url(url)!r}: "
+                           f"{_scrub(str(error), url)}") from None
     if sqlite:
         @event.listens_for(engine, "connect")
         def _pragmas(connection: Any, _record: Any) -> None:
@@ -108,11 +175,44 @@ def make_engine(url: str | None = None) -> Engine:
             cursor.execute("PRAGMA busy_timeout=5000")
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
-    try:
-        Base.metadata.create_all(engine)
-    except OperationalError as error:
-        raise StorageError(f"cannot open the database {url!r}: {error.orig}") from None
+    if migrate:
+        try:
+            upgrade(engine)
+        except DBAPIError as error:
+            engine.dispose()
+            reason = _scrub(str(error.orig).strip().splitlines()[0] if str(error.orig).strip()
+                            else type(error.orig).__name__, url)
+            raise StorageError(f"cannot open the database {safe_url(url)!r}: {reason}") from None
     return engine
+
+
+def _scrub(message: str, url: str) -> str:
+    """A driver's message with the URL and its password taken out."""
+    message = message.replace(url, safe_url(url))
+    try:
+        password = make_url(url).password
+    except ArgumentError:
+        return "the URL cannot be read"
+    return message.replace(str(password), "***") if password else message
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Migrate the database to ``revision`` with Alembic. A database made by release 0.1
+    (its tables, no version) is first marked as being at that release's schema."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import inspect
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as connection:
+        if is_postgresql(engine):   # one migration at a time across servers starting at once
+            connection.execute(text("SELECT pg_advisory_xact_lock(7245102)"))
+        config.attributes["connection"] = connection
+        tables = set(inspect(connection).get_table_names())
+        if "games" in tables and "alembic_version" not in tables:
+            command.stamp(config, "0001")
+        command.upgrade(config, revision)
 
 
 def sessions(engine: Engine) -> sessionmaker[Session]:
@@ -123,24 +223,81 @@ def now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-def load_events(session: Session, game_id: str, since: int = 0) -> list[dict[str, Any]]:
-    rows = session.scalars(select(EventRow).where(EventRow.game_id == game_id,
-                                                  EventRow.position >= since)
-                           .order_by(EventRow.position))
-    return [json.loads(row.data) for row in rows]
+def load_events(session: Session | Connection, game_id: str,
+                since: int = 0) -> list[dict[str, Any]]:
+    rows = session.execute(select(EVENTS.c.data).where(EVENTS.c.game_id == game_id,
+                                                       EVENTS.c.position >= since)
+                           .order_by(EVENTS.c.position))
+    return [json.loads(data) for (data,) in rows]
+
+
+class HotSql:
+    """The statements of a move as the driver's own SQL (one string per database kind),
+    run with ``exec_driver_sql``: a move is the most frequent thing the server does, and
+    building, caching and compiling Core statements costs more than the database itself."""
+
+    def __init__(self, dialect: str) -> None:
+        def p(name: str) -> str:
+            return f":{name}" if dialect == "sqlite" else f"%({name})s"
+
+        self.sqlite = dialect == "sqlite"
+        self.postgresql = dialect == "postgresql"
+        self.count = f"SELECT event_count FROM games WHERE id = {p('id')}"
+        self.move = (f"UPDATE games SET event_count = {p('count')}, updated = {p('updated')}, "
+                     f"status = {p('status')}, waiting_for = {p('waiting')} "
+                     f"WHERE id = {p('id')} AND event_count = {p('start')}")
+        self.append = (f"INSERT INTO events (game_id, position, data) "
+                       f"VALUES ({p('game')}, {p('position')}, {p('data')})")
+        self.notify = f"SELECT pg_notify('{NOTIFY_CHANNEL}', {p('payload')})"
+
+    def stamp(self) -> Any:
+        """Now, as the column stores it (SQLAlchemy's text form on SQLite)."""
+        moment = now()
+        return moment.strftime("%Y-%m-%d %H:%M:%S.%f") if self.sqlite else moment
+
+
+def hot_sql(session: Session | Connection) -> HotSql:
+    bind = session.get_bind() if isinstance(session, Session) else session.engine
+    dialect = bind.dialect.name
+    found = _HOT.get(dialect)
+    if found is None:
+        found = _HOT[dialect] = HotSql(dialect)
+    return found
+
+
+_HOT: dict[str, HotSql] = {}
+
+
+def event_count(session: Session, game_id: str) -> int | None:
+    """The number of stored events of the game, or None if there is no such game."""
+    found = session.connection().exec_driver_sql(hot_sql(session).count,
+                                                 {"id": game_id}).scalar()
+    return None if found is None else int(found)
 
 
 def append_events(session: Session, game_id: str, start: int, events: list[dict[str, Any]],
-                  status: str) -> bool:
-    """Append events after the first ``start`` ones; False (and nothing written) if the game
-    no longer has ``start`` events, because another request got there first."""
-    moved = session.execute(
-        update(GAMES).where(GAMES.c.id == game_id, GAMES.c.event_count == start)
-        .values(event_count=start + len(events), status=status, updated=now()))
-    if moved.rowcount != 1:  # type: ignore[attr-defined]
+                  **fields: Any) -> bool:
+    """Append events after the first ``start`` ones and set ``fields`` of the game; False
+    (and nothing written) if the game no longer has ``start`` events, because another
+    request got there first. On PostgreSQL the batch is announced on commit."""
+    sql = hot_sql(session)
+    connection = session.connection()
+    moved: CursorResult[Any]
+    if set(fields) == {"status", "waiting_for"}:
+        moved = connection.exec_driver_sql(sql.move, {
+            "count": start + len(events), "updated": sql.stamp(), "status": fields["status"],
+            "waiting": fields["waiting_for"], "id": game_id, "start": start})
+    else:
+        moved = cast(CursorResult[Any], session.execute(
+            update(GAMES).where(GAMES.c.id == game_id, GAMES.c.event_count == start)
+            .values(event_count=start + len(events), updated=now(), **fields)))
+    if moved.rowcount != 1:
         return False
     if events:
-        session.execute(insert(EVENTS), [
-            {"game_id": game_id, "position": start + offset, "data": json.dumps(item)}
+        connection.exec_driver_sql(sql.append, [
+            {"game": game_id, "position": start + offset, "data": json.dumps(item)}
             for offset, item in enumerate(events)])
+        if sql.postgresql:
+            connection.exec_driver_sql(sql.notify,
+                                       {"payload": f"{game_id}:{start + len(events)}"})
     return True

@@ -1,0 +1,77 @@
+"""Environment speed: the compiled vector env against Gymnasium's SyncVectorEnv over the
+single env, in the same run, with random legal actions (9 tiles, ``score`` reward, one core).
+
+Goals: at least 1 M env steps/s with N = 4096, and at least 100 times SyncVectorEnv. An env
+step is one game's step; with next-step autoreset, one step in every episode restarts a
+finished game (the figure of moves alone is printed too). Prints figures; asserts nothing.
+
+    python benchmarks/bench_envs.py [--games 4096] [--seconds 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import gymnasium
+import numpy as np
+
+import shutthebox.envs
+from shutthebox.envs import ShutTheBoxEnv, ShutTheBoxVectorEnv
+
+
+def vector_rate(games: int, seconds: float, copy: bool) -> tuple[float, float]:
+    """Env steps per second of the compiled vector env, and the share that were moves."""
+    envs = gymnasium.make_vec(shutthebox.envs.ENV_ID, num_envs=games, copy=copy)
+    assert isinstance(envs, ShutTheBoxVectorEnv)
+    rng = np.random.default_rng(1)
+    envs.reset(seed=0)
+    for _ in range(20):                                      # warm up
+        envs.step(envs.sample_legal(rng))
+    steps = restarts = 0
+    terminated = np.zeros(games, dtype=bool)
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        for _ in range(50):
+            restarts += int(terminated.sum())
+            _, _, terminated, _, _ = envs.step(envs.sample_legal(rng))
+            steps += games
+    elapsed = time.perf_counter() - began
+    return steps / elapsed, 1 - restarts / steps
+
+
+def sync_rate(games: int, vector_steps: int) -> float:
+    """Env steps per second of SyncVectorEnv over the single env, random legal actions
+    drawn from the batched masks in numpy."""
+    envs = gymnasium.vector.SyncVectorEnv([ShutTheBoxEnv for _ in range(games)])
+    rng = np.random.default_rng(1)
+    _, infos = envs.reset(seed=0)
+    began = time.perf_counter()
+    for _ in range(vector_steps):
+        actions = np.argmax(rng.random(infos["action_mask"].shape) * infos["action_mask"], 1)
+        _, _, _, _, infos = envs.step(actions)
+    return games * vector_steps / (time.perf_counter() - began)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=4096)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--sync-steps", type=int, default=10)
+    args = parser.parse_args()
+    began = time.perf_counter()
+    ShutTheBoxVectorEnv(num_envs=1).reset(seed=0)
+    print(f"first vector env (numba compile or cache load, solve): "
+          f"{time.perf_counter() - began:.2f} s")
+    baseline = sync_rate(args.games, args.sync_steps)
+    print(f"SyncVectorEnv over ShutTheBoxEnv, N = {args.games}: {baseline / 1e3:,.1f} k env "
+          f"steps/s")
+    for copy in (True, False):
+        rate, moves = vector_rate(args.games, args.seconds, copy)
+        print(f"ShutTheBoxVectorEnv, N = {args.games}, copy={copy}: {rate / 1e6:.2f} M env "
+              f"steps/s ({rate * moves / 1e6:.2f} M moves/s; goal 1 M: {rate / 1e6:.2f}x; "
+              f"{rate / baseline:,.0f}x SyncVectorEnv, goal 100x)")
+
+
+if __name__ == "__main__":
+    main()

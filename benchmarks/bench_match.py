@@ -1,0 +1,67 @@
+"""How long the exact two-player match tables take, from nothing (no cache), on one core.
+
+Goals (issue 11): any 9-tile rule set and format up to loser-at:100 and race:200 in under
+5 s, 12 tiles in under 60 s. The compiled kernels are warmed first (their compilation is
+cached on disk and is not part of a table's cost).
+
+    python3 benchmarks/bench_match.py            # 9 tiles, every format, then 12 tiles
+    python3 benchmarks/bench_match.py --quick    # 9 tiles only
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+from shutthebox.rules import Rules, Scoring, preset
+from shutthebox.solver.matchplay import solve_match
+
+NINE = [
+    ("classic", preset("classic"), ["single", "rounds:3", "rounds:10", "elimination:45",
+                                    "loser-at:100", "battle:rolls", "battle:turns"]),
+    ("pub", preset("pub"), ["elimination:45", "loser-at:100"]),
+    ("pub-digits", preset("pub-digits"), ["single", "elimination:45", "loser-at:100"]),
+    ("children-two-tiles", preset("children-two-tiles"), ["loser-at:100"]),
+    ("covered", preset("covered"), ["single", "race:200"]),
+]
+TWELVE = [
+    ("box-12", preset("box-12"), ["single", "rounds:3", "elimination:45", "loser-at:100",
+                                  "battle:rolls", "battle:turns"]),
+    ("family-12", preset("family-12"), ["loser-at:100"]),
+    ("box-12 covered", Rules(tiles=12, scoring=Scoring.COVERED), ["race:200"]),
+]
+
+
+def timed(name: str, rules: Rules, text: str, goal: float) -> float:
+    start = time.perf_counter()
+    solution = solve_match(rules, text, disk=False)
+    seconds = time.perf_counter() - start
+    print(f"{name:>20} {text:>14}  {seconds:7.2f} s  ({seconds / goal:4.2f} of the goal)  "
+          f"first player wins {solution.first_win * 100:.4f} %", flush=True)
+    return seconds
+
+
+def main() -> None:
+    solve_match(Rules(tiles=4), "loser-at:20", disk=False)   # warm the compiled kernels
+    solve_match(Rules(tiles=4), "battle:rolls", disk=False)
+    worst = 0.0
+    print("9 tiles (goal: under 5 s each)")
+    for name, rules, formats in NINE:
+        for text in formats:
+            worst = max(worst, timed(name, rules, text, 5.0))
+    print(f"slowest 9-tile table: {worst:.2f} s")
+    if "--quick" in sys.argv:
+        return
+    worst = 0.0
+    print("12 tiles (goal: under 60 s each)")
+    for name, rules, formats in TWELVE:
+        for text in formats:
+            worst = max(worst, timed(name, rules, text, 60.0))
+    print(f"slowest 12-tile table: {worst:.2f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,46 @@
+"""``shutthebox games``: the saved games and their state."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+
+def games_command(
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON for scripts")] = False,
+) -> None:
+    """List the saved games with their state, latest first. `shutthebox play --resume GAME`
+    continues an unfinished one."""
+    from rich.console import Console
+
+    from shutthebox.paths import games_dir
+    from shutthebox.terminal.saved import saved_games
+
+    games = saved_games()
+    if as_json:
+        print(json.dumps([{
+            "game": game.name, "path": str(game.path),
+            "format": str(game.match.config.format) if game.match else None,
+            "players": list(game.match.players) if game.match else None,
+            "finished": game.match.is_over if game.match else None,
+            "state": game.state} for game in games], indent=2))
+        return
+    console = Console()
+    if not games:
+        console.print(f"No saved games in {games_dir()}", highlight=False, soft_wrap=True)
+        return
+    console.print(f"Saved games in {games_dir()}, latest first:", highlight=False,
+                  soft_wrap=True)
+    for game in games:
+        match = game.match
+        players = f"  ({', '.join(match.players)})" if match else ""
+        style = "bold" if match is not None and not match.is_over else ""
+        console.print(f"{game.name}  {game.state}{players}", style=style, highlight=False,
+                      soft_wrap=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the games command."""
+    app.command("games")(games_command)

@@ -1,0 +1,185 @@
+"""The deciding single round, exact for any number of players.
+
+In a single round of ``N`` players, the player at seat ``i`` knows the best score posted
+before them and how many players hold it. Each player maximises their own share of the win
+(a ``k``-way tie is worth ``1/k``; a shut box wins at once when the rules say so), knowing that
+every later player does the same. Backward induction over (seat, best score, holders): the
+share of each current holder once seat ``i`` has played follows from the distribution of seat
+``i``'s final score under its optimal play, and seat ``i``'s objective from the holders' shares
+at seat ``i + 1``.
+
+>>> from shutthebox.rules import Rules
+>>> [round(w, 10) for w in solve_round(Rules(), 2).win]
+[0.5005353268, 0.4994646732]
+>>> round(sum(solve_round(Rules(tiles=5), 4).win), 12)
+1.0
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from shutthebox.errors import FormatError
+from shutthebox.rules import Rules
+from shutthebox.solver.objectives import Objective, score_array
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+
+@cache
+def _ranks(rules: Rules) -> tuple[IntArray, IntArray]:
+    """The distinct scores best first, and each mask's rank among them."""
+    scores = score_array(rules)
+    distinct = np.unique(scores)
+    if not rules.lower_is_better:
+        distinct = distinct[::-1]
+    order = {int(s): i for i, s in enumerate(distinct)}
+    return distinct, np.array([order[int(s)] for s in scores], dtype=np.int64)
+
+
+def _ended(rules: Rules, finals: FloatArray) -> FloatArray:
+    """``ended[mask, k]`` under the optimal play of each column of ``finals`` (the same tie
+    rules as :class:`~shutthebox.solver.solve.Solution`)."""
+    from shutthebox.solver.players import COMPILED_WORK, _contest_ended
+
+    return _contest_ended(rules, finals, finals.size > COMPILED_WORK)
+
+
+@dataclass
+class RoundSolution:
+    """The exact values of a single round of ``players`` players.
+
+    ``holders[i][best, h]`` is the share of the win of each of the ``h`` players holding the
+    best score (rank ``best``, 0 the best possible) when seat ``i`` is about to play;
+    :meth:`objective` is what the player at a seat maximises.
+    """
+
+    rules: Rules
+    players: int
+    scores: IntArray
+    """The distinct scores, best first (their rank is their index)."""
+    rank: IntArray
+    """Each final mask's rank."""
+    instant: bool
+    holders: dict[int, FloatArray] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def finals(self, seat: int, best: int = 0, holders: int = 0) -> FloatArray:
+        """The mover's share of the win for each score rank it can end with, at ``seat``,
+        with the best score so far of rank ``best`` held by ``holders`` players (ignored for
+        seat 0). A shut box has rank 0 (it is the best score under every scoring)."""
+        later = self._holders(seat + 1)
+        if seat == 0:
+            values = later[:, 1]
+            values = np.where(np.arange(len(values)) == 0, 1.0, values) if self.instant else values
+        else:
+            values = self._seat_finals(seat, best, holders, later)
+        return np.asarray(values, dtype=np.float64)
+
+    def _holders(self, seat: int) -> FloatArray:
+        with self._lock:
+            if seat not in self.holders:
+                self._solve_down_to(seat)
+            return self.holders[seat]
+
+    def _solve_down_to(self, seat: int) -> None:
+        m, n = len(self.scores), self.players
+        if n not in self.holders:
+            last = np.zeros((m, n + 1))
+            last[:, 1:] = 1.0 / np.arange(1, n + 1)
+            self.holders[n] = last
+        for i in range(min(self.holders) - 1, seat - 1, -1):
+            if i == 0:
+                self.holders[0] = np.zeros((m, n + 1))
+                continue
+            situations = [(b, h) for b in range(m) for h in range(1, i + 1)]
+            later = self.holders[i + 1]
+            self.holders[i] = table = np.zeros((m, n + 1))
+            for start in range(0, len(situations), 512):
+                chunk = situations[start:start + 512]
+                vectors = np.stack([self._seat_finals(i, b, h, later) for b, h in chunk])
+                ended = _ended(self.rules, vectors[:, self.rank].T)
+                for k, (b, h) in enumerate(chunk):
+                    p = np.bincount(self.rank, weights=ended[:, k], minlength=m)
+                    table[b, h] = later[b, h] * p[b + 1:].sum() + later[b, min(h + 1, n)] * p[b]
+
+    def _seat_finals(self, seat: int, best: int, holders: int, later: FloatArray) -> FloatArray:
+        ranks = np.arange(len(self.scores))
+        values = np.where(ranks < best, later[ranks, 1],
+                          np.where(ranks == best, later[best, min(holders + 1, self.players)],
+                                   0.0))
+        return np.where(ranks == 0, 1.0, values) if self.instant else values
+
+    def objective(self, seat: int, best_score: int | None = None, holders: int = 0) -> Objective:
+        """What the player at ``seat`` maximises, the best score so far being ``best_score``
+        held by ``holders`` players: the share of the win."""
+        best = 0 if best_score is None else self._rank_of(best_score)
+        vector = self.finals(seat, best, holders)
+        rank = self.rank
+        key = ("round", self.players, seat, best, holders if seat else 0)
+        return Objective(f"win:seat{seat}of{self.players}",
+                         lambda r, tiles: float(vector[rank[tiles]]), key=key,
+                         of_scores=lambda r, scores: vector[rank])
+
+    def _rank_of(self, score: int) -> int:
+        where = np.flatnonzero(self.scores == score)
+        if len(where):
+            return int(where[0])
+        return int(np.searchsorted(-self.scores if not self.rules.lower_is_better
+                                   else self.scores, -score if not self.rules.lower_is_better
+                                   else score))
+
+    @property
+    def win(self) -> tuple[float, ...]:
+        """Each seat's share of the win from the start of the round (seat order = play
+        order): the distribution of (best score, holders) met by each seat, carried forward
+        through each seat's optimal play."""
+        m, n = len(self.scores), self.players
+        meets = {(0, 0): 1.0}
+        shares = []
+        for seat in range(n):
+            situations = list(meets)
+            vectors = np.stack([self.finals(seat, b, h) for b, h in situations])
+            ended = _ended(self.rules, vectors[:, self.rank].T)
+            following: dict[tuple[int, int], float] = {}
+            total = 0.0
+            for k, (b, h) in enumerate(situations):
+                chance = meets[(b, h)]
+                p = np.bincount(self.rank, weights=ended[:, k], minlength=m)
+                total += chance * float(p @ vectors[k])
+                for rank in np.flatnonzero(p).tolist():
+                    if self.instant and rank == 0:
+                        continue   # a shut box ends the round
+                    step = ((rank, 1) if seat == 0 or rank < b else (b, h + 1) if rank == b
+                            else (b, h))
+                    following[step] = following.get(step, 0.0) + chance * float(p[rank])
+            shares.append(total)
+            meets = following
+        return tuple(shares)
+
+
+_rounds: dict[tuple[Rules, int], RoundSolution] = {}
+_rounds_lock = threading.Lock()
+
+
+def solve_round(rules: Rules, players: int) -> RoundSolution:
+    """The exact single round of ``players`` players (1 to 12), each playing to win.
+
+    ``rules.instant_win`` left unset means a shut box wins at once (the single round's
+    default)."""
+    if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 12:
+        raise FormatError(f"a round takes 1 to 12 players, not {players!r}")
+    instant = rules.shut_box_wins(multi_round=False)
+    key = (rules.replace(instant_win=instant), players)
+    with _rounds_lock:
+        found = _rounds.get(key)
+        if found is None:
+            scores, rank = _ranks(key[0])
+            found = _rounds[key] = RoundSolution(key[0], players, scores, rank, instant)
+        return found

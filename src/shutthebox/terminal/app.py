@@ -1,0 +1,439 @@
+"""The full-screen terminal game, a Textual app: the box and the dice stay in place.
+
+Tiles are clicked or typed (``1``-``9``, ``0`` ``-`` ``=`` for 10 to 12), Enter shuts the
+selection, and the line under the dice says whether the selection is a legal move. ``h`` opens
+the hint panel, the players' table and the log are panels, and the footer lists the keys.
+Computer turns play out one step at a time (space skips to the next human decision). The
+app only drives the session's :class:`~shutthebox.match.Match` and draws what it returns:
+the engine decides what is legal. Styles are in ``app.tcss`` beside this file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import ClassVar
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.events import Click, Resize
+from textual.message import Message
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Button, Footer, RichLog, Static
+
+from shutthebox.dice import format_roll
+from shutthebox.errors import ShutTheBoxError
+from shutthebox.match import FormatKind, format_money
+from shutthebox.terminal.board import DIE_FACES, last_roll, scores_table, turn_line
+from shutthebox.terminal.game import Outcome
+from shutthebox.terminal.session import GameSession
+from shutthebox.terminal.words import format_move, narrate, winners_line
+from shutthebox.tiles import Tiles, tile_bit, tile_sum
+from shutthebox.turn import explain_illegal
+
+PACE = 0.7
+"""Seconds between the steps of a computer's turn: slow enough to follow."""
+FAST_PACE = 0.05
+"""With ``--fast``."""
+TILE_KEYS = {str(n): n for n in range(1, 10)} | {"0": 10, "minus": 11, "equals_sign": 12}
+"""The key of each tile, as on the web page: 0, - and = are 10, 11 and 12."""
+
+
+class Tile(Static):
+    """One tile of the box; a click selects it."""
+
+    class Pressed(Message):
+        def __init__(self, number: int) -> None:
+            super().__init__()
+            self.number = number
+
+    def __init__(self, number: int) -> None:
+        super().__init__(str(number), id=f"tile-{number}", classes="tile")
+        self.number = number
+
+    def on_click(self, event: Click) -> None:
+        event.stop()
+        self.post_message(self.Pressed(self.number))
+
+
+class Display(Widget):
+    """Text drawn from the game: a new text redraws it in place, without a new layout (the
+    sizes are fixed in the CSS), so computer turns play out smoothly."""
+
+    def __init__(self, id: str) -> None:
+        super().__init__(id=id)
+        self._content: RenderableType = ""
+
+    def update(self, content: RenderableType) -> None:
+        self._content = content
+        self.refresh()
+
+    def render(self) -> RenderableType:
+        return self._content
+
+
+class DiceButton(Button, can_focus=False):
+    """A dice choice to click; keys go to the app (Enter shuts, it does not press this)."""
+
+
+class GameLog(RichLog, can_focus=False):
+    """The log of the game; it scrolls with the mouse wheel."""
+
+
+class ShutTheBoxApp(App[Outcome]):
+    """A session of Shut the Box, full screen."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Shut the Box"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("1", "tile(1)", "tile", key_display="1-9 0 - =", show=True),
+        *[Binding(key, f"tile({n})", show=False) for key, n in TILE_KEYS.items() if n > 1],
+        Binding("enter", "shut", "shut"),
+        Binding("backspace", "clear", "clear", show=False),
+        Binding("escape", "clear", "clear", show=False),
+        Binding("h", "hint", "hint"),
+        Binding("space", "skip", "skip"),
+        Binding("n", "next_game", "next game"),
+        Binding("q", "quit_game", "quit"),
+        Binding("ctrl+c", "quit_game('interrupted')", "quit", show=False, priority=True),
+    ]
+
+    def __init__(self, session: GameSession, fast: bool = False) -> None:
+        super().__init__()
+        self.session = session
+        self.pace = FAST_PACE if fast else PACE
+        self.selection: Tiles = 0
+        self.hint_shown = False
+        self.message = ""
+        self._told = 0
+        self._timer: Timer | None = None
+        self._skipping = False
+        self._thinking = False
+        self._keys: tuple[bool, bool] | None = None
+
+    # --- layout ----------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Display("title")
+        with Horizontal(id="board"):
+            for number in range(1, self.session.config.rules.tiles + 1):
+                yield Tile(number)
+        with Horizontal(id="dice-row"):
+            yield Display("dice")
+            yield DiceButton("1 die", id="one-die")
+            yield DiceButton("2 dice", id="two-dice")
+        yield Display("selection")
+        yield Display("turn")
+        with Horizontal(id="panels"):
+            with Vertical(id="players-panel"):
+                yield Display("players")
+            yield GameLog(id="log", markup=True, wrap=True, min_width=10)
+            yield Display("hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#players-panel").border_title = "Players"
+        self.query_one("#log").border_title = "Log"
+        self.query_one("#hint").border_title = "Hint"
+        self._fit(self.size.width, self.size.height)
+        self._show()
+        self._advance()
+
+    def on_resize(self, event: Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        """Bigger tiles and wider panels on a larger terminal."""
+        self.screen.set_class(height >= 32, "tall")
+        self.screen.set_class(width >= 120, "wide")
+
+    # --- drawing ---------------------------------------------------------------------
+
+    def _show(self) -> None:
+        """Draw everything from the match as it stands."""
+        match = self.session.match
+        config = match.config
+        title = f"Shut the Box · {config.format}"
+        if match.round and config.format.kind is not FormatKind.BATTLE:
+            title += f" · round {match.round}"
+        if self.session.games > 1:
+            title += f" · game {self.session.number} of {self.session.games}"
+        self.query_one("#title", Display).update(Text(title, style="bold"))
+        board = match.board
+        for tile in self.query(Tile):
+            bit = tile_bit(tile.number)
+            tile.set_class(not board & bit, "shut")
+            tile.set_class(bool(self.selection & bit), "selected")
+        self._show_dice()
+        self.query_one("#selection", Display).update(self._selection_text())
+        self.query_one("#turn", Display).update(self._turn_text())
+        self.query_one("#players", Display).update(self._players())
+        self._show_log()
+        self.query_one("#hint").set_class(self.hint_shown, "shown")
+        keys = (self.session.human_to_act, self.session.match.is_over)
+        if keys != self._keys:   # the footer is drawn again only when its keys change
+            self._keys = keys
+            self.refresh_bindings()
+
+    def _show_dice(self) -> None:
+        pending = self.session.match.pending
+        choosing = pending.kind == "choose-dice" and self.session.human_to_act
+        for button in self.query(DiceButton):
+            if button.display != choosing:
+                button.display = choosing
+        roll = last_roll(self.session.match)
+        text = Text("dice ")
+        if roll:
+            for face in roll:
+                text.append(f" {DIE_FACES[face]} {face} ", style="bold black on white")
+                text.append(" ")
+            if len(roll) == 2:
+                text.append(f"= {sum(roll)}", style="bold")
+        elif choosing:
+            text.append("not rolled yet")
+        else:
+            text.append("-")
+        self.query_one("#dice", Display).update(text)
+
+    def _selection_text(self) -> Text:
+        session = self.session
+        match = session.match
+        if self.message:
+            return Text(self.message, style="bold red")
+        if match.is_over:
+            more = "n: next game · " if session.more_games else ""
+            return Text(f"Game over. {more}q: quit", style="bold")
+        pending = match.pending
+        if not session.human_to_act:
+            name = match.players[pending.seat] if pending.seat is not None else ""
+            doing = "thinking…" if self._thinking else "playing"
+            return Text(f"{name} is {doing} (space skips)")
+        turn = pending.turn
+        assert turn is not None
+        if pending.kind == "choose-dice":
+            return Text("Press 1 or 2, or click a button, to roll one die or two")
+        verb = "stand up" if pending.role == "stand" else "shut"
+        if not self.selection:
+            return Text(f"Choose the tiles to {verb} for {format_roll(turn.roll or ())}: "
+                        "click or type them, then Enter")
+        chosen = format_move(self.selection)
+        total = sum(turn.roll or ())
+        picked = tile_sum(self.selection)
+        if self.selection in turn.legal_actions():
+            return Text(f"✓ {chosen} = {picked}: Enter to {verb}", style="bold green")
+        return Text(f"✗ {chosen} = {picked}, the roll is {total}", style="yellow")
+
+    def _turn_text(self) -> Text:
+        match = self.session.match
+        if match.is_over:
+            line = winners_line(match) if len(match.players) > 1 else \
+                f"score {match.round_scores.get(0, '-')}"
+        else:
+            line = turn_line(match) or ""
+        return Text(line, style="bold #e8c07d")
+
+    def _players(self) -> RenderableType:
+        session = self.session
+        parts: list[RenderableType] = [scores_table(session.match)]
+        best = session.best_note()
+        if best:
+            parts.append(Text(f"\n{best}"))
+        if session.config.stake:
+            parts.append(Text(f"pot: {format_money(session.match.pot)}"))
+            if session.ledger.games:
+                parts.append(Text("ledger: " + ", ".join(
+                    f"{name} {format_money(cents)}" for name, cents in
+                    session.ledger.net.items())))
+        return Group(*parts)
+
+    def _show_log(self) -> None:
+        match = self.session.match
+        log = self.query_one("#log", RichLog)
+        for event in match.events[self._told:]:
+            line = narrate(event, match)
+            if line:
+                log.write(Text.from_markup(line))
+        self._told = len(match.events)
+
+    async def _show_hint(self) -> None:
+        panel = self.query_one("#hint", Display)
+        if not self.hint_shown:
+            return
+        if not self.session.human_to_act:
+            panel.update("The hint ranks your choices when it is your turn.")
+            return
+        from shutthebox.terminal.hints import hint_for
+
+        panel.update("thinking…")
+        match = self.session.match
+        events = len(match.events)
+        hint = await asyncio.to_thread(hint_for, match)
+        if len(match.events) != events or not self.hint_shown:
+            return   # the game moved on while the solver worked
+        table = Table(box=None, pad_edge=False, expand=True)
+        short = {"chance to win": "win", "expected score": "score"}[hint.unit]
+        for number, column in enumerate((hint.choice, short, "shut box")):
+            table.add_column(column, justify="left" if number == 0 else "right")
+        for row in hint.rows:
+            table.add_row(*row)
+        panel.update(Group(Text(f"{hint.unit}, best first", style="bold"), table))
+
+    # --- the flow of the game ----------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Play the automatic steps (rolls, computer decisions) one at a time, paced."""
+        session = self.session
+        if self._timer is not None:
+            return
+        if session.match.is_over:
+            self._skipping = False
+            session.save()
+            self._show()
+            return
+        if session.human_to_act:
+            self._skipping = False
+            session.save()
+            self._show()
+            self.run_worker(self._show_hint(), exclusive=True, group="hint")
+            return
+        pending = session.match.pending
+        computer_move = pending.is_decision
+        delay = 0.001 if self._skipping else (self.pace if computer_move else self.pace / 2)
+        self._timer = self.set_timer(delay, self._auto_step)
+
+    async def _auto_step(self) -> None:
+        self._timer = None
+        session = self.session
+        match = session.match
+        if match.is_over or session.human_to_act:
+            self._advance()
+            return
+        if self._skipping:
+            while not (match.is_over or session.human_to_act):
+                session.step()
+        elif match.pending.is_chance:
+            session.step()
+        else:
+            self._thinking = True
+            self._show()
+            action = await asyncio.to_thread(session.computer_action)
+            self._thinking = False
+            match.decide(action)
+        self._show()
+        self._advance()
+
+    def _decide(self, action: int) -> None:
+        try:
+            self.session.match.decide(action)
+        except ShutTheBoxError as error:
+            self.message = str(error)
+            self._show()
+            return
+        self.selection = 0
+        self.message = ""
+        self._show()
+        self._advance()
+
+    # --- actions (keys and clicks) ------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show in the footer only the keys that do something now."""
+        session = self.session
+        if action in ("tile", "shut", "clear"):
+            return session.human_to_act
+        if action == "skip":
+            return not session.match.is_over and not session.human_to_act
+        if action == "next_game":
+            return session.match.is_over and session.more_games
+        return True
+
+    def action_tile(self, number: int) -> None:
+        session = self.session
+        if not session.human_to_act:
+            return
+        pending = session.match.pending
+        if pending.kind == "choose-dice":
+            if number in (1, 2):
+                self._decide(number)
+            return
+        if number > session.config.rules.tiles:
+            self.message = f"tile {number} is not in this box: its tiles go from 1 to " \
+                           f"{session.config.rules.tiles}"
+        else:
+            self.selection ^= tile_bit(number)
+            self.message = ""
+        self._show()
+
+    def on_tile_pressed(self, event: Tile.Pressed) -> None:
+        self.action_tile(event.number)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if self.session.human_to_act and self.session.match.pending.kind == "choose-dice":
+            self._decide(1 if event.button.id == "one-die" else 2)
+
+    def action_shut(self) -> None:
+        session = self.session
+        if not session.human_to_act:
+            return
+        pending = session.match.pending
+        if pending.kind == "choose-dice":
+            self._decide(2)
+            return
+        turn = pending.turn
+        assert turn is not None and turn.roll is not None
+        if self.selection not in turn.legal_actions():
+            why = explain_illegal(session.config.rules, turn.open_tiles, turn.roll,
+                                  self.selection)
+            self.message = why.split(" (roll ")[0]   # the board shows the roll and the box
+            self._show()
+            return
+        self._decide(self.selection)
+
+    def action_clear(self) -> None:
+        self.selection = 0
+        self.message = ""
+        self._show()
+
+    def action_hint(self) -> None:
+        self.hint_shown = not self.hint_shown
+        self._show()
+        self.run_worker(self._show_hint(), exclusive=True, group="hint")
+
+    def action_skip(self) -> None:
+        """Play the computers' steps at once, up to the next human decision."""
+        self._skipping = True
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+            self._advance()
+
+    def action_next_game(self) -> None:
+        session = self.session
+        if not session.match.is_over or not session.more_games:
+            return
+        session.next_game()
+        self._told = 0
+        self.selection = 0
+        self.query_one("#log", RichLog).clear()
+        for tile in self.query(Tile):
+            tile.display = tile.number <= session.config.rules.tiles
+        self._show()
+        self._advance()
+
+    async def action_quit(self) -> None:
+        """Textual's own quit key (Ctrl+Q) saves too."""
+        self.action_quit_game()
+
+    def action_quit_game(self, how: str = "quit") -> None:
+        """Save and leave: the game resumes with ``shutthebox play --resume``."""
+        self.session.save()
+        if self.session.match.is_over:
+            self.exit(Outcome.FINISHED)
+        else:
+            self.exit(Outcome.INTERRUPTED if how == "interrupted" else Outcome.QUIT)
+

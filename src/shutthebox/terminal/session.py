@@ -1,0 +1,140 @@
+"""A session at the table: the players, the match being played, its save file, the ledger.
+
+Both the full-screen game and the line mode drive a session: they ask it for the computer
+steps and apply the humans' decisions to :attr:`GameSession.match`; the session saves the game
+and starts the next one. No rules live here: the match decides everything.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import InitVar, dataclass, field
+from pathlib import Path
+
+from shutthebox.match import FormatKind, Ledger, Match, MatchConfig
+from shutthebox.strategies import Strategy, make_strategy
+from shutthebox.terminal.saved import SavedGame, new_game_path, personal_best, save_game
+from shutthebox.terminal.words import describe_action, subject
+
+
+@dataclass
+class GameSession:
+    """Games of one configuration, played one after another (``--games N``)."""
+
+    config: MatchConfig
+    computers: dict[int, str]
+    """The computer seats and their strategy names (``'hard'``, ``'random'``, ...)."""
+    rng: random.Random
+    seed: int | None = None
+    games: int = 1
+    match: Match = field(init=False)
+    path: Path = field(init=False)
+    strategies: dict[int, Strategy] = field(init=False)
+    ledger: Ledger = field(default_factory=Ledger)
+    number: int = 1
+    """The number of the game being played in the session, from 1."""
+    best_before: int | None = None
+    """In solo: the player's best score with these rules before this game."""
+    _recorded: bool = False
+    saved: InitVar[SavedGame | None] = None
+    """A saved game to continue (in its own file) instead of starting a new one."""
+
+    def __post_init__(self, saved: SavedGame | None) -> None:
+        self.strategies = {seat: make_strategy(kind, self.config.rules,
+                                               random.Random(self.rng.random()))
+                           for seat, kind in self.computers.items()}
+        if saved is not None and saved.match is not None:
+            self._start(saved.match, saved.path)
+        else:
+            self._start(Match(self.config))
+
+    @classmethod
+    def resume(cls, saved: SavedGame, seed: int | None = None) -> GameSession:
+        """Continue a saved unfinished game, in the same file."""
+        if saved.match is None:
+            raise ValueError(f"cannot resume {saved.name!r}: {saved.problem}")
+        return cls(saved.match.config, saved.computers, random.Random(seed), saved.seed,
+                   saved=saved)
+
+    def _start(self, match: Match, path: Path | None = None) -> None:
+        self.match = match
+        self.path = path or new_game_path(match)
+        self._recorded = False
+        if self.is_solo:
+            self.best_before = personal_best(self.config.rules, self.config.players[0],
+                                             excluding=self.path)
+
+    # --- reading ---------------------------------------------------------------------
+
+    @property
+    def is_solo(self) -> bool:
+        return self.config.format.kind is FormatKind.SOLO
+
+    @property
+    def humans(self) -> int:
+        return len(self.config.players) - len(self.computers)
+
+    @property
+    def human_to_act(self) -> bool:
+        """Whether the match waits for a human's decision."""
+        pending = self.match.pending
+        return pending.is_decision and pending.seat not in self.strategies
+
+    @property
+    def more_games(self) -> bool:
+        return self.number < self.games
+
+    def best_note(self) -> str | None:
+        """In solo: the personal best with these rules, and whether this game beat it."""
+        if not self.is_solo:
+            return None
+        rules = self.config.rules
+        score = self.match.round_scores.get(0)
+        best = self.best_before
+        if score is None:
+            return f"personal best: {best}" if best is not None else \
+                "no personal best yet for these rules"
+        if best is None:
+            return f"first score for these rules: {score}"
+        if rules.better(score, best):
+            return f"new personal best: {score} (was {best})"
+        return f"personal best: {best}" + (" (equalled)" if score == best else "")
+
+    # --- acting ----------------------------------------------------------------------
+
+    def computer_action(self) -> int:
+        """The pending computer's choice (the match is not changed: this may run in a
+        thread while the screen is drawn)."""
+        match = self.match
+        pending = match.pending
+        if pending.seat is None or pending.turn is None or pending.seat not in self.strategies:
+            raise ValueError(f"no computer to play: the match waits for {pending.kind!r}")
+        return self.strategies[pending.seat].choose(pending.turn, match.situation())
+
+    def step(self) -> str | None:
+        """Roll a pending chance node, or play a computer's decision; return the computer's
+        move in words (None for a roll). Refuses when a human is to act."""
+        match = self.match
+        pending = match.pending
+        if pending.is_chance:
+            match.roll(self.rng)
+            return None
+        action = self.computer_action()
+        assert pending.seat is not None and pending.turn is not None
+        words = f"{subject(match.players[pending.seat], 'plays', 'play')}: " \
+                f"{describe_action(pending.turn, action)}"
+        match.decide(action)
+        return words
+
+    def save(self) -> Path:
+        """Write the game as it stands (finished or not)."""
+        if self.match.is_over and not self._recorded:
+            self._recorded = True
+            if self.config.stake:
+                self.ledger.record(self.match)
+        return save_game(self.match, self.path, self.seed, self.computers)
+
+    def next_game(self) -> None:
+        """Start the next game of the session."""
+        self.number += 1
+        self._start(Match(self.config))

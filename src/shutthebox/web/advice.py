@@ -1,0 +1,259 @@
+"""Solver work for the web app, run in a separate process so that no request waits on it.
+
+Each function takes a game's stored log (JSON values, cheap to send between processes) and
+answers JSON values. A worker keeps the matches it rebuilt and the computer players it made,
+so a long match is not replayed from the start at every step.
+
+:class:`SolverPool` runs these functions in worker processes, started once per server
+process; ``await pool.run(function, *arguments)`` never blocks the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import random
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from shutthebox.match import Match, replay
+from shutthebox.strategies import Strategy, make_strategy
+from shutthebox.tiles import tiles_of
+from shutthebox.turn import Phase
+
+T = TypeVar("T")
+
+_MATCHES: OrderedDict[str, Match] = OrderedDict()
+_PLAYERS: OrderedDict[tuple[str, int], Strategy] = OrderedDict()
+_KEEP = 256
+"""How many matches and computer players a worker keeps."""
+
+NOTHING_TO_HINT = "Roll the dice first: hints rank the moves after a roll."
+
+
+def _match(game_id: str, log: Mapping[str, Any]) -> Match:
+    """The match of the log: the kept one moved on by the new events, or a replay."""
+    events = log["events"]
+    kept = _MATCHES.pop(game_id, None)
+    match = kept if kept is not None and kept.events == events else replay(log)
+    _MATCHES[game_id] = match
+    while len(_MATCHES) > _KEEP:
+        _MATCHES.popitem(last=False)
+    return match
+
+
+def computer_action(game_id: str, log: Mapping[str, Any], seat: int, strategy: str) -> int:
+    """The computer player's action at the pending decision of the logged game."""
+    match = _match(game_id, log)
+    pending = match.pending
+    assert pending.turn is not None and pending.seat == seat
+    key = (game_id, seat)
+    player = _PLAYERS.pop(key, None) or make_strategy(strategy, match.rules, random.Random())
+    _PLAYERS[key] = player
+    while len(_PLAYERS) > _KEEP:
+        _PLAYERS.popitem(last=False)
+    return player.choose(pending.turn, match.situation())
+
+
+def hint(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
+    """Every legal action now, ranked by the solver, with its chance to shut."""
+    from shutthebox.solver.advice import rank_dice, rank_moves
+    from shutthebox.solver.objectives import SCORE
+    from shutthebox.solver.players import OptimalStrategy
+
+    match = _match(game_id, log)
+    pending = match.pending
+    turn = pending.turn
+    if turn is None or not pending.is_decision:
+        message = (NOTHING_TO_HINT if pending.kind == "roll" else
+                   "The game is over: the review shows every move against the best."
+                   if pending.kind == "over" else "Nothing to decide yet.")
+        return {"kind": pending.kind, "measure": None, "options": [], "message": message}
+    rules = match.rules
+    objective = SCORE
+    if pending.role == "turn":
+        objective = OptimalStrategy(rules, SCORE).solution_for(match.situation()).objective
+    measure = "expected score" if objective is SCORE else "chance to win"
+    options: list[dict[str, Any]]
+    if pending.kind == "choose-dice":
+        shut = {d.dice: d.value for d in rank_dice(rules, "shut", turn.open_tiles)}
+        options = [{"dice": d.dice, "value": d.value, "loss": d.loss, "p_shut": shut[d.dice]}
+                   for d in rank_dice(rules, objective, turn.open_tiles)]
+    else:
+        assert turn.roll is not None
+        shut = {m.tiles: m.value for m in rank_moves(rules, "shut", turn.open_tiles,
+                                                     turn.roll)}
+        options = [{"tiles": list(tiles_of(m.tiles)), "value": m.value, "loss": m.loss,
+                    "p_shut": shut[m.tiles]}
+                   for m in rank_moves(rules, objective, turn.open_tiles, turn.roll)]
+    return {"kind": pending.kind, "measure": measure, "options": options, "message": None}
+
+
+def coach(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
+    """The exact chance to shut and expected score from the current position."""
+    from shutthebox.solver import solve
+
+    match = _match(game_id, log)
+    turn = match.pending.turn
+    if turn is None:
+        return {"p_shut": None, "expected_score": None}
+    shut, score = solve(match.rules, "shut"), solve(match.rules, "score")
+    if turn.phase is Phase.SHUT and turn.roll is not None:
+        return {"p_shut": shut.after_roll(turn.open_tiles, turn.roll),
+                "expected_score": score.after_roll(turn.open_tiles, turn.roll)}
+    return {"p_shut": shut.value(turn.open_tiles), "expected_score": score.value(turn.open_tiles)}
+
+
+COSTLY = {"points": 0.5, "percentage points": 1.0}
+"""From which cost a decision counts as a mistake, in each unit."""
+
+
+def review(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
+    """Every decision of the game against the best, its cost in the unit of the objective it
+    is judged by (points of expected score, or percentage points of chance to win), and a
+    one-line verdict per player."""
+    from shutthebox.solver.advice import review as review_decisions
+
+    reviewed = [r.to_dict() for r in review_decisions(log)]
+    for decision in reviewed:       # the solver says "chance"; the page shows percentage points
+        chance = decision["unit"] == "chance"
+        decision["unit"] = "percentage points" if chance else "points"
+        decision["cost"] = decision["cost"] * (100.0 if chance else 1.0)
+        decision["costly"] = decision["cost"] >= COSTLY[decision["unit"]]
+    unit = ("percentage points" if any(d["unit"] == "percentage points" for d in reviewed)
+            else "points")
+    totals: dict[str, dict[str, float]] = {}
+    mistakes: dict[str, int] = {}
+    for decision in reviewed:
+        player = decision["player"]
+        costs = totals.setdefault(player, {})
+        costs[decision["unit"]] = costs.get(decision["unit"], 0.0) + decision["cost"]
+        mistakes[player] = mistakes.get(player, 0) + int(decision["costly"])
+    return {"decisions": reviewed, "unit": unit, "total_cost": totals,
+            "mistakes": mistakes, "verdict": verdict(mistakes, totals)}
+
+
+def verdict(mistakes: Mapping[str, int], totals: Mapping[str, Mapping[str, float]]) -> str:
+    """One sentence on the game: who made mistakes and what they cost.
+
+    >>> verdict({"Ann": 2}, {"Ann": {"points": 3.14}})
+    'Ann: 2 mistakes cost 3.1 points on average.'
+    >>> verdict({"Ann": 1, "Bo": 0}, {"Ann": {"percentage points": 4.0}, "Bo": {}})
+    'Ann: 1 mistake cost 4.0 percentage points of chance to win; Bo: no mistakes.'
+    """
+    parts = []
+    for player, count in mistakes.items():
+        if count == 0:
+            parts.append(f"{player}: no mistakes")
+            continue
+        costs = " and ".join(
+            f"{cost:.1f} {unit} " + ("on average" if unit == "points" else "of chance to win")
+            for unit, cost in totals[player].items() if cost)
+        parts.append(f"{player}: {count} mistake{'s' if count != 1 else ''} cost {costs}")
+    return "; ".join(parts) + "." if parts else "No decisions to review."
+
+
+def optimal_distribution(rules: Mapping[str, Any]) -> dict[str, float]:
+    """The exact distribution of a turn's score under optimal play for expected score."""
+    from shutthebox.rules import Rules
+    from shutthebox.solver import solve
+
+    return {str(s): p for s, p in solve(Rules.from_dict(dict(rules)), "score")
+            .distribution.items()}
+
+
+_PROGRESS: Any = None
+"""In a worker: the shared number through which it tells the server how far a long solve
+is (see :meth:`SolverPool.fraction`)."""
+
+
+def needs_match_tables(config: Mapping[str, Any], strategy: str | None) -> bool:
+    """Whether a computer with this strategy plays the game's two-player match from tables
+    that are not worked out yet (10 to 20 seconds the first time on 12 tiles, then kept on
+    disk)."""
+    from shutthebox.match import GameFormat
+    from shutthebox.rules import Rules
+    from shutthebox.solver.matchplay import is_cached
+
+    fmt = GameFormat.parse(config["format"])
+    if len(config["players"]) != 2 or fmt.kind.value in ("single", "solo"):
+        return False
+    if strategy not in ("hard", "optimal"):
+        return False
+    return not is_cached(Rules.from_dict(dict(config["rules"])), fmt)
+
+
+def prepare_match(rules: Mapping[str, Any], game_format: str) -> bool:
+    """Work out (and keep on disk) the two-player match tables, telling the server how far
+    it is."""
+    from shutthebox.rules import Rules
+    from shutthebox.solver.matchplay import solve_match
+
+    def tell(fraction: float) -> None:
+        if _PROGRESS is not None:
+            _PROGRESS.value = fraction
+
+    tell(0.0)
+    solve_match(Rules.from_dict(dict(rules)), game_format, progress=tell)
+    tell(1.0)
+    return True
+
+
+def warm_up() -> bool:
+    """Load the game engine in the worker, so that the first request does not wait on it."""
+    return True
+
+
+def _start_worker(parent: int, progress: Any) -> None:
+    """In a worker: keep the progress number, and exit when the server process that started
+    it is gone (a server killed with -9 cannot stop its workers itself)."""
+    global _PROGRESS
+    _PROGRESS = progress
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+class SolverPool:
+    """Worker processes for solver work: one by default (the other core serves requests)."""
+
+    def __init__(self, workers: int = 1) -> None:
+        self.workers = workers
+        self._executor: ProcessPoolExecutor | None = None
+        self._context = multiprocessing.get_context("spawn")
+        self._progress: Any = self._context.Value("d", 0.0, lock=False)
+
+    def fraction(self) -> float:
+        """How far the workers' current long solve is, 0 to 1."""
+        return float(self._progress.value)
+
+    def _started(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=self._context, initializer=_start_worker,
+                initargs=(os.getpid(), self._progress))
+        return self._executor
+
+    async def run(self, function: Callable[..., T], *arguments: Any) -> T:
+        """``function(*arguments)`` in a worker; a worker that died is replaced once."""
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._started(), function, *arguments)
+        except BrokenProcessPool:
+            self._executor = None
+            return await loop.run_in_executor(self._started(), function, *arguments)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

@@ -1,0 +1,210 @@
+"""What every request passes before the app sees it: the Host check, the size of its body,
+the type of an action's body, rate limits, and the security headers on every answer.
+
+One plain ASGI middleware, so that a refused request costs almost nothing and every
+refusal is a JSON ``{"detail": ...}`` with a 4xx status.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+MAX_BODY = 64 * 1024
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+       "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "
+       "object-src 'none'")
+SECURITY_HEADERS = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+@dataclass
+class Bucket:
+    """A token bucket: ``rate`` requests a second on average, ``burst`` at once."""
+
+    rate: float
+    burst: float
+    tokens: float = -1.0
+    stamp: float = field(default_factory=time.monotonic)
+
+    def take(self, now: float) -> float:
+        """Take one request; 0 if allowed, else the seconds until one is allowed."""
+        if self.tokens < 0:
+            self.tokens = self.burst
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        return (1 - self.tokens) / self.rate
+
+
+@dataclass
+class RateLimits:
+    """Requests a second per client address and per seat token (0: no limit)."""
+
+    per_client: float = 50.0
+    per_token: float = 20.0
+    burst: float = 3.0
+    """The burst allowed, in seconds' worth of requests."""
+    _clients: dict[str, Bucket] = field(default_factory=dict)
+    _tokens: dict[str, Bucket] = field(default_factory=dict)
+
+    def wait(self, client: str, token: str | None) -> float:
+        """0 if the request may go on, else the seconds to wait."""
+        now = time.monotonic()
+        if len(self._clients) > 10_000 or len(self._tokens) > 10_000:
+            self._forget(now)
+        wait = 0.0
+        if self.per_client:
+            bucket = self._clients.get(client)
+            if bucket is None:
+                bucket = self._clients[client] = Bucket(self.per_client,
+                                                        self.per_client * self.burst)
+            wait = bucket.take(now)
+        if token and self.per_token and not wait:
+            bucket = self._tokens.get(token)
+            if bucket is None:
+                bucket = self._tokens[token] = Bucket(self.per_token,
+                                                      self.per_token * self.burst)
+            wait = bucket.take(now)
+        return wait
+
+    def _forget(self, now: float) -> None:
+        """Drop the buckets that are full again (their clients have been quiet)."""
+        for buckets in (self._clients, self._tokens):
+            for key in [k for k, b in buckets.items() if now - b.stamp > b.burst / b.rate]:
+                del buckets[key]
+
+
+def host_name(host: str) -> str:
+    """The name in a Host header, without its port.
+
+    >>> host_name("localhost:8000"), host_name("[::1]:8000"), host_name("Example.org")
+    ('localhost', '[::1]', 'example.org')
+    """
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[:host.find("]") + 1] if "]" in host else host
+    return host.split(":")[0] if host.count(":") == 1 else host
+
+
+class Guard:
+    """The middleware. ``allowed_hosts`` are the names the Host header may carry."""
+
+    def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS,
+                 limits: RateLimits | None = None) -> None:
+        self.app = app
+        self.allowed_hosts = tuple(h.lower() for h in allowed_hosts)
+        self.limits = limits if limits is not None else RateLimits()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                   for k, v in scope.get("headers", [])}
+        host = headers.get("host", "")
+        if "*" not in self.allowed_hosts and host_name(host) not in self.allowed_hosts:
+            await self._refuse(scope, send, 400, f"this server does not answer for the host "
+                               f"{host[:80]!r}: start it with --allowed-hosts to add it")
+            return
+        path: str = scope.get("path", "")
+        if path.startswith("/api/"):
+            token = headers.get("authorization")
+            client = scope.get("client")
+            wait = self.limits.wait(client[0] if client else "?", token)
+            if wait:
+                await self._refuse(scope, send, 429, "too many requests: wait a moment and "
+                                   "try again", [(b"retry-after", str(math.ceil(wait)).encode())])
+                return
+        if scope["type"] == "websocket":
+            await self.app(scope, receive, send)
+            return
+        if scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
+            length = headers.get("content-length")
+            if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+                await self._refuse(scope, send, 413, f"the request body is larger than "
+                                   f"{MAX_BODY // 1024} KiB")
+                return
+            kind = headers.get("content-type", "").split(";")[0].strip().lower()
+            if path.startswith("/api/") and kind != "application/json" and \
+                    (length not in (None, "0") or "transfer-encoding" in headers):
+                await self._refuse(scope, send, 415, "send the request body as JSON "
+                                   "(Content-Type: application/json)")
+                return
+            body = await _read_body(receive)
+            if body is None:
+                await self._refuse(scope, send, 413, f"the request body is larger than "
+                                   f"{MAX_BODY // 1024} KiB")
+                return
+            receive = _replay(body, receive)
+        await self.app(scope, receive, _with_headers(send))
+
+    async def _refuse(self, scope: Scope, send: Send, status: int, detail: str,
+                      extra: list[tuple[bytes, bytes]] | None = None) -> None:
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": detail[:120]})
+            return
+        body = json.dumps({"detail": detail}).encode()
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode()),
+                                *SECURITY_HEADERS, *(extra or [])]})
+        await send({"type": "http.response.body", "body": body})
+
+
+async def _read_body(receive: Receive) -> bytes | None:
+    """The whole request body, or None once it grows past :data:`MAX_BODY`."""
+    chunks: list[bytes] = []
+    seen = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return b"".join(chunks)
+        chunk = message.get("body", b"")
+        seen += len(chunk)
+        if seen > MAX_BODY:
+            return None
+        chunks.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(chunks)
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """``receive`` that hands the app the body already read, then waits as before."""
+    sent = False
+
+    async def inner() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return inner
+
+
+def _with_headers(send: Send) -> Send:
+    async def inner(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+        await send(message)
+
+    return inner

@@ -1,0 +1,199 @@
+"""Live updates: every client watching a game hears of each stored batch of events.
+
+In one server process a commit wakes the game's watchers at once. Across processes sharing
+a database: on PostgreSQL each commit that stores events sends ``NOTIFY`` (see
+:func:`shutthebox.web.storage.append_events`) and every process ``LISTEN``s; on SQLite (one
+machine) each process checks ``PRAGMA data_version`` every 50 ms, which moves whenever
+another connection commits, and then reads the event counts of the games it has watchers
+for. A watcher reads what it missed from the database, so a wake-up that comes twice, or
+late, costs nothing and loses nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from sqlalchemy import select, text
+from sqlalchemy.engine import Connection, Engine
+from starlette.concurrency import run_in_threadpool
+
+from shutthebox.web.storage import GAMES, NOTIFY_CHANNEL, is_postgresql
+
+log = logging.getLogger(__name__)
+
+POLL_SECONDS = 0.05
+
+
+class LiveHub:
+    """Who watches which game, and the listener that hears other processes' commits."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._watchers: dict[str, set[asyncio.Event]] = {}
+        self._counts: dict[str, int] = {}
+        self._latest: dict[str, tuple[int, int, dict[str, Any], list[str]]] = {}
+        self._progress: dict[str, float] = {}
+        """Per watched game: the last batch this process stored (event number before and
+        after, the state with those events, and its message once made)."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._listener: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        listen = self._listen_postgresql if is_postgresql(self.engine) else self._poll_sqlite
+        self._listener = asyncio.create_task(listen())
+
+    async def stop(self) -> None:
+        if self._listener is not None:
+            self._listener.cancel()
+            with contextlib.suppress(BaseException):
+                await self._listener
+
+    def watch(self, game_id: str) -> asyncio.Event:
+        """An event set whenever the game may have new events."""
+        wake = asyncio.Event()
+        self._watchers.setdefault(game_id, set()).add(wake)
+        return wake
+
+    def unwatch(self, game_id: str, wake: asyncio.Event) -> None:
+        watchers = self._watchers.get(game_id)
+        if watchers is not None:
+            watchers.discard(wake)
+            if not watchers:
+                del self._watchers[game_id]
+                self._counts.pop(game_id, None)
+                self._latest.pop(game_id, None)
+                self._progress.pop(game_id, None)
+
+    def message_after(self, game_id: str, sent: int) -> tuple[int, str] | None:
+        """The live message for a watcher that has ``sent`` events, if this process stored
+        the batch that follows them (no database read then): (event count, message)."""
+        latest = self._latest.get(game_id)
+        if latest is None or latest[0] != sent:
+            return None
+        _, after, state, made = latest
+        if not made:
+            made.append(json.dumps({"type": "state", **state}))
+        return after, made[0]
+
+    def progress(self, game_id: str, fraction: float) -> None:
+        """Tell the game's watchers how far the server's long solve for it is (from the
+        event loop)."""
+        if game_id in self._watchers:
+            self._progress[game_id] = fraction
+            for wake in self._watchers[game_id]:
+                wake.set()
+
+    def take_progress(self, game_id: str) -> str | None:
+        """The progress message for the game's watchers, if there is news."""
+        fraction = self._progress.get(game_id)
+        if fraction is None:
+            return None
+        return json.dumps({"type": "progress", "fraction": round(fraction, 3),
+                           "what": "Working out the exact match tables for these rules "
+                                   "(only the first time)"})
+
+    def publish(self, game_id: str, update: dict[str, Any] | None = None) -> None:
+        """Wake the game's watchers (from any thread), with the state of the batch just
+        stored when it is at hand."""
+        if self._loop is not None:
+            call_in_loop(self._loop, self._wake, game_id, update)
+
+    def known_count(self, game_id: str) -> int | None:
+        """The game's event count as this process last heard it (None if unknown)."""
+        return self._counts.get(game_id)
+
+    def _wake(self, game_id: str, update: dict[str, Any] | None = None,
+              count: int | None = None) -> None:
+        if game_id not in self._watchers:
+            return
+        if update is not None:
+            count = int(update["event_count"])
+        if count is not None:
+            if count <= self._counts.get(game_id, -1):
+                return                  # nothing new: heard of already
+            self._counts[game_id] = count
+        if update is not None:
+            self._latest[game_id] = (int(update["since"]), int(update["event_count"]),
+                                     update, [])
+            self._progress.pop(game_id, None)    # the long solve is over
+        for wake in self._watchers.get(game_id, ()):
+            wake.set()
+
+    # --- other processes' commits ------------------------------------------------------
+
+    async def _poll_sqlite(self) -> None:
+        """Wake the watched games whose event counts another process moved on."""
+        version: list[object] = [None]
+
+        def changed(connection: Connection, games: list[str]) -> Sequence[Any]:
+            try:
+                now = connection.execute(text("PRAGMA data_version")).scalar()
+                if now == version[0]:
+                    return []
+                version[0] = now
+                return connection.execute(select(GAMES.c.id, GAMES.c.event_count)
+                                          .where(GAMES.c.id.in_(games))).all()
+            finally:
+                connection.rollback()
+
+        with self.engine.connect() as connection:
+            while True:
+                await asyncio.sleep(POLL_SECONDS)
+                if not self._watchers:
+                    continue
+                try:
+                    self._compare(await run_in_threadpool(changed, connection,
+                                                          list(self._watchers)))
+                except Exception:       # a locked or busy file: look again next time
+                    log.debug("live poll failed", exc_info=True)
+
+    def _compare(self, rows: Sequence[Any]) -> None:
+        for game_id, count in rows:
+            self._wake(game_id, count=count)
+
+    async def _listen_postgresql(self) -> None:
+        """LISTEN on the channel; after a lost connection, listen again and wake everyone
+        (they read what they missed)."""
+        import psycopg
+
+        url = self.engine.url.set(drivername="postgresql").render_as_string(
+            hide_password=False)
+        delay = 0.2
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(url, autocommit=True) as conn:
+                    await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                    delay = 0.2
+                    for game_id in list(self._watchers):
+                        self._wake(game_id)
+                    async for notice in conn.notifies():
+                        game_id, _, count = notice.payload.partition(":")
+                        self._wake(game_id, count=int(count) if count.isdigit() else None)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.debug("live listener lost its connection", exc_info=True)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+
+def call_in_loop(loop: asyncio.AbstractEventLoop, callback: Callable[..., object],
+                 *arguments: Any) -> None:
+    """Run ``callback(*arguments)`` in ``loop``: at once from the loop's own thread, else
+    handed over to it (from a thread-pool thread); nothing once the loop is closed."""
+    if loop.is_closed():
+        return
+    try:
+        running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+    except RuntimeError:
+        running = None
+    if running is loop:
+        callback(*arguments)
+    else:
+        loop.call_soon_threadsafe(callback, *arguments)

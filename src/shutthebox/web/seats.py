@@ -1,0 +1,120 @@
+"""Seats at a web game: who may act for which seat.
+
+A seat is held by whoever has its secret token (192 random bits from :mod:`secrets`), shown
+once when the seat is taken; the database keeps only the token's SHA-256. An open seat has
+an invite: a short room code (no look-alike letters) that a friend types or follows as the
+link ``/join/<code>``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from enum import StrEnum
+
+from shutthebox.errors import ShutTheBoxError
+
+INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+INVITE_LENGTH = 6
+MAX_NAME = 40
+
+
+class SeatKind(StrEnum):
+    HERE = "here"
+    """A human on the creator's device (hot-seat)."""
+    COMPUTER = "computer"
+    OPEN = "open"
+    """A seat for a friend to take with an invite."""
+
+
+class SeatError(ShutTheBoxError):
+    """A seat request that cannot be granted (a bad name, a bad invite)."""
+
+
+class InviteNotFoundError(SeatError):
+    """No open seat has this invite code."""
+
+
+class SeatTakenError(SeatError):
+    """The invite's seat has been taken already."""
+
+
+class UnauthorizedError(ShutTheBoxError):
+    """No token, or a token no seat has (401)."""
+
+
+class ForbiddenError(ShutTheBoxError):
+    """A real token, but of another seat or another game (403)."""
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat of a game as the page sees it."""
+
+    seat: int
+    kind: SeatKind
+    name: str
+    computer: str | None = None
+    joined: bool = True
+
+    def to_dict(self) -> dict[str, object]:
+        return {"seat": self.seat, "kind": self.kind.value, "name": self.name,
+                "computer": self.computer, "joined": self.joined}
+
+
+def new_token() -> str:
+    """A fresh secret seat token."""
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    """What the database keeps of a token.
+
+    >>> len(token_hash("abc"))
+    64
+    """
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_invite() -> str:
+    """A fresh room code, such as ``'K7QF2M'``."""
+    return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
+
+
+def normal_invite(code: str) -> str:
+    """An invite as typed (any case, spaces or dashes) in its stored form.
+
+    >>> normal_invite(" k7qf-2m ")
+    'K7QF2M'
+    """
+    return "".join(c for c in code.upper() if c.isalnum())
+
+
+def check_name(name: str, taken: list[str]) -> str:
+    """A player name, trimmed; refused if empty, too long or already at the table."""
+    name = " ".join(name.split())
+    if not name:
+        raise SeatError("a name is needed: type the name the others will see")
+    if len(name) > MAX_NAME:
+        raise SeatError(f"the name {name[:MAX_NAME]!r}... is too long: {MAX_NAME} characters "
+                        "at most")
+    if name.casefold() in (other.casefold() for other in taken):
+        raise SeatError(f"{name!r} is already playing in this game: choose another name")
+    return name
+
+
+def bearer_tokens(authorization: str | None, extra: str | None = None) -> list[str]:
+    """The tokens of an ``Authorization: Bearer`` header and an ``X-Seat-Tokens`` list.
+
+    >>> bearer_tokens("Bearer abc", "d, e")
+    ['abc', 'd', 'e']
+    """
+    tokens = []
+    if authorization:
+        scheme, _, value = authorization.strip().partition(" ")
+        if scheme.lower() == "bearer" and value.strip():
+            tokens.append(value.strip())
+    if extra:
+        tokens.extend(t.strip() for t in extra.split(",") if t.strip())
+    return tokens[:200]

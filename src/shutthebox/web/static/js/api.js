@@ -1,0 +1,180 @@
+// The JSON API, and the seat tokens this browser holds. Every other module calls the server
+// through here, so errors reach the screens as sentences that say what to do.
+
+const TOKENS_KEY = "shutthebox.tokens";
+const INVITES_KEY = "shutthebox.invites";
+
+/** An answer other than 2xx: the status, and the server's sentence. */
+export class ApiError extends Error {
+  constructor(status, message, retryAfter = null) {
+    super(message);
+    this.status = status;
+    this.retryAfter = retryAfter;
+  }
+}
+
+function sentence(text) {
+  const trimmed = String(text).trim();
+  if (!trimmed) return trimmed;
+  const capital = trimmed[0].toUpperCase() + trimmed.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
+function detailOf(data, status) {
+  const detail = data && data.detail;
+  if (Array.isArray(detail)) {
+    const fields = detail.map((d) => `${(d.loc || []).filter((p) => p !== "body").join(" ")}: ${d.msg}`);
+    return sentence(`Please check ${fields.join("; ")}`);
+  }
+  if (detail) return sentence(detail);
+  if (status === 429) return "Too many requests: wait a moment and try again.";
+  if (status >= 500) return "The server had a problem: try again in a moment.";
+  return `The server refused the request (status ${status}).`;
+}
+
+/** Calls the API: JSON in and out; throws ApiError with a sentence on failure. */
+export async function request(path, { method = "GET", body, headers = {} } = {}) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: { Accept: "application/json", ...(body !== undefined ? { "Content-Type": "application/json" } : {}), ...headers },
+      body: body !== undefined ? JSON.stringify(body) : undefined,
+    });
+  } catch {
+    throw new ApiError(0, "Could not reach the server: check your connection and try again.");
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const retry = Number(response.headers.get("Retry-After"));
+    throw new ApiError(response.status, detailOf(data, response.status), Number.isFinite(retry) && retry > 0 ? retry : null);
+  }
+  return data;
+}
+
+/** A fresh random id for an Idempotency-Key (also outside secure contexts). */
+export function freshKey() {
+  if (globalThis.crypto && typeof crypto.randomUUID === "function") return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+// --- tokens and invites in local storage ---------------------------------------------
+
+function readStore(key) {
+  try { return JSON.parse(localStorage.getItem(key) || "{}") || {}; } catch { return {}; }
+}
+
+function writeStore(key, value) {
+  try { localStorage.setItem(key, JSON.stringify(value)); } catch { /* private mode: seats last this visit */ }
+}
+
+/** The seats this browser holds in a game: {seat: token}. */
+export function tokensFor(gameId) {
+  return readStore(TOKENS_KEY)[gameId] || {};
+}
+
+export function saveTokens(gameId, tokens) {
+  const all = readStore(TOKENS_KEY);
+  all[gameId] = { ...(all[gameId] || {}), ...tokens };
+  writeStore(TOKENS_KEY, all);
+}
+
+export function allTokens() {
+  return Object.values(readStore(TOKENS_KEY)).flatMap((seats) => Object.values(seats)).slice(-200);
+}
+
+export function invitesFor(gameId) {
+  return readStore(INVITES_KEY)[gameId] || [];
+}
+
+export function saveInvites(gameId, invites) {
+  if (!invites || !invites.length) return;
+  const all = readStore(INVITES_KEY);
+  all[gameId] = invites;
+  writeStore(INVITES_KEY, all);
+}
+
+function bearer(token) {
+  return token ? { Authorization: `Bearer ${token}` } : {};
+}
+
+function anyToken(gameId) {
+  return Object.values(tokensFor(gameId))[0];
+}
+
+// --- the calls -----------------------------------------------------------------------
+
+export const presets = () => request("/api/presets");
+export const strengths = () => request("/api/strengths");
+
+export async function createGame(spec) {
+  const state = await request("/api/games", { method: "POST", body: spec });
+  if (state.tokens) saveTokens(state.id, state.tokens);
+  saveInvites(state.id, state.invites);
+  return state;
+}
+
+export const gameState = (id, since = 0) => request(`/api/games/${encodeURIComponent(id)}?since=${since}`);
+
+/** One action (roll, dice, shut) for a seat; the same key is sent again on a retry. */
+export function act(id, path, body, seat, key) {
+  return request(`/api/games/${encodeURIComponent(id)}/${path}`, {
+    method: "POST", body, headers: { ...bearer(tokensFor(id)[seat]), "Idempotency-Key": key },
+  });
+}
+
+export const hint = (id) => request(`/api/games/${encodeURIComponent(id)}/hint`, { headers: bearer(anyToken(id)) });
+export const coach = (id) => request(`/api/games/${encodeURIComponent(id)}/coach`, { headers: bearer(anyToken(id)) });
+export const review = (id) => request(`/api/games/${encodeURIComponent(id)}/review`);
+
+export function myGames() {
+  const tokens = allTokens();
+  return tokens.length ? request("/api/games", { headers: { "X-Seat-Tokens": tokens.join(",") } }) : Promise.resolve([]);
+}
+
+export const invite = (code) => request(`/api/invites/${encodeURIComponent(code)}`);
+
+export async function join(gameId, code, name) {
+  const answer = await request(`/api/games/${encodeURIComponent(gameId)}/join`, {
+    method: "POST", body: { invite: code, name },
+  });
+  saveTokens(answer.game_id, { [answer.seat]: answer.token });
+  return answer;
+}
+
+export const players = () => request("/api/players");
+export const stats = (name) => request(`/api/stats?player=${encodeURIComponent(name)}`);
+
+/** The live feed of a game: calls onState with each new state, and onProgress with the
+ * server's long work for the game ({fraction, what}); reconnects from the last event. */
+export function live(id, since, onState, onProgress = () => {}) {
+  let socket = null;
+  let closed = false;
+  let delay = 500;
+  let last = since;
+  const open = () => {
+    if (closed) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    socket = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(id)}/live?since=${last}`);
+    socket.addEventListener("open", () => { delay = 500; });
+    socket.addEventListener("message", (message) => {
+      let state;
+      try { state = JSON.parse(message.data); } catch { return; }
+      if (state.type === "progress") { onProgress(state); return; }
+      if (state.type !== "state") return;
+      last = Math.max(last, state.event_count);
+      onState(state);
+    });
+    socket.addEventListener("close", (event) => {
+      if (closed || event.code === 4404) return;     // 4404: no such game, nothing to follow
+      setTimeout(open, delay);
+      delay = Math.min(delay * 2, 8000);
+    });
+  };
+  open();
+  return {
+    seen(count) { last = Math.max(last, count); },
+    close() { closed = true; if (socket) socket.close(); },
+  };
+}

@@ -1,0 +1,65 @@
+// The join page (/join/CODE): what the game is, a name, and the seat is yours.
+
+import * as api from "./api.js";
+import { $, el, fill } from "./dom.js";
+import { formatWords, rulesWords } from "./words.js";
+
+let navigate = () => {};
+let current = null;
+
+export function init(go) {
+  navigate = go;
+  $("join-form").addEventListener("submit", submit);
+}
+
+export async function show(code) {
+  current = null;
+  $("join-error").textContent = "";
+  $("join-form").hidden = true;
+  const summary = $("join-summary");
+  fill(summary, el("p", {}, "Looking up the invitation…"));
+  let invite;
+  try {
+    invite = await api.invite(code);
+  } catch (error) {
+    fill(summary, 
+      el("p", {}, error.status === 404 ? `There is no game with the code ${code.toUpperCase()}. Check the code with the friend who sent it.` : error.message),
+      el("p", {}, el("a", { href: "/", "data-link": "" }, "Start a game of your own")));
+    return;
+  }
+  const held = api.tokensFor(invite.game_id);
+  if (held[invite.seat] !== undefined) { navigate(`/games/${invite.game_id}`); return; }
+  current = invite;
+  const others = invite.players.filter((_, i) => i !== invite.seat);
+  fill(summary, 
+    el("p", { className: "lead" }, `${others.join(", ") || "A friend"} invite${others.length === 1 ? "s" : ""} you to a game of Shut the Box.`),
+    el("dl", { className: "facts" },
+      el("dt", {}, "Game"), el("dd", {}, invite.format_text || formatWords(invite.format)),
+      el("dt", {}, "Rules"), el("dd", {}, rulesWords(invite.rules) || invite.rules_text),
+      el("dt", {}, "Players"), el("dd", {}, invite.players.map((name, i) => (i === invite.seat ? "you" : name)).join(", ")),
+      el("dt", {}, "Code"), el("dd", {}, invite.code)));
+  if (invite.taken) {
+    summary.append(el("p", {}, "Someone has already taken this seat. ",
+      el("a", { href: `/games/${invite.game_id}`, "data-link": "" }, "Watch the game")));
+    return;
+  }
+  $("join-form").hidden = false;
+  $("join-name").focus();
+}
+
+async function submit(event) {
+  event.preventDefault();
+  if (!current) return;
+  const name = $("join-name").value.trim();
+  const error = $("join-error");
+  if (!name) { error.textContent = "Type your name (1 to 40 characters) to take the seat."; $("join-name").focus(); return; }
+  $("join-button").disabled = true;
+  try {
+    const answer = await api.join(current.game_id, current.code, name);
+    navigate(`/games/${answer.game_id}`);
+  } catch (problem) {
+    error.textContent = problem.status === 409 ? "Someone took this seat just before you: ask your friend for another invitation." : problem.message;
+  } finally {
+    $("join-button").disabled = false;
+  }
+}

@@ -1,0 +1,153 @@
+// The new-game screen: players (here, computer, or a friend's seat), rules, format, stake.
+
+import * as api from "./api.js";
+import { $, el } from "./dom.js";
+
+const KINDS = [
+  ["here", "Here, on this screen"],
+  ["open", "A friend (send a link)"],
+  ["computer:easy", "Computer: easy"],
+  ["computer:medium", "Computer: medium"],
+  ["computer:hard", "Computer: hard (perfect play)"],
+];
+const NUMBER_LABEL = { rounds: "Rounds", elimination: "Out at (points)", "loser-at": "Game ends at (points)", race: "Target (points)" };
+const RULE_FIELDS = ["tiles", "one_die", "one_die_forced", "moves", "max_tiles", "scoring", "instant_win"];
+
+let navigate = () => {};
+let ready = null;
+
+export function init(go) {
+  navigate = go;
+  $("add-seat").addEventListener("click", () => {
+    const n = $("seats").children.length + 1;
+    addSeat(`Player ${n}`, "here");
+    $("seats").lastElementChild.querySelector("input").focus();
+  });
+  $("format").addEventListener("change", updateNumber);
+  $("new-game").addEventListener("submit", start);
+  addSeat("You", "here");
+  addSeat("Computer", "computer:hard");
+  updateNumber();
+  ready = loadPresets();
+}
+
+export async function show() {
+  await ready;
+}
+
+function addSeat(name, kind) {
+  const index = $("seats").children.length + 1;
+  const nameId = `seat-name-${crypto.getRandomValues(new Uint32Array(1))[0]}`;
+  const kindId = `${nameId}-kind`;
+  const select = el("select", { id: kindId, className: "seat-kind" }, ...KINDS.map(([value, text]) => el("option", { value }, text)));
+  select.value = kind;
+  select.addEventListener("change", () => renameDefault(li, select.value));
+  const li = el("li", { className: "seat" },
+    el("label", { for: nameId }, `Player ${index}`),
+    el("input", { id: nameId, className: "seat-name", maxLength: 40, value: name, autocomplete: "off", required: true }),
+    el("label", { for: kindId, className: "visually-hidden" }, `Who plays as player ${index}`),
+    select,
+    el("button", { type: "button", className: "remove", "aria-label": `Remove player ${index}`, on: { click: () => removeSeat(li) } }, "Remove"));
+  $("seats").append(li);
+  renumber();
+}
+
+// A name nobody typed follows the kind of seat: "Friend" for a friend's seat, and so on.
+function renameDefault(li, kind) {
+  const input = li.querySelector(".seat-name");
+  if (!/^(Player \d+|Computer( \d+)?|Friend( \d+)?)?$/.test(input.value.trim())) return;
+  const index = [...$("seats").children].indexOf(li) + 1;
+  const base = kind === "open" ? "Friend" : kind.startsWith("computer") ? "Computer" : null;
+  const taken = [...$("seats").querySelectorAll(".seat-name")].filter((other) => other !== input).map((other) => other.value.trim());
+  input.value = base === null ? `Player ${index}` : taken.includes(base) ? `${base} ${index}` : base;
+}
+
+function removeSeat(li) {
+  const next = li.nextElementSibling || li.previousElementSibling;
+  li.remove();
+  renumber();
+  if (next) next.querySelector("input").focus(); else $("add-seat").focus();
+}
+
+function renumber() {
+  [...$("seats").children].forEach((li, i) => {
+    li.querySelector("label").textContent = `Player ${i + 1}`;
+    li.querySelector(".seat-kind").previousElementSibling.textContent = `Who plays as player ${i + 1}`;
+    li.querySelector(".remove").setAttribute("aria-label", `Remove player ${i + 1}`);
+    li.querySelector(".remove").hidden = $("seats").children.length === 1;
+  });
+}
+
+function updateNumber() {
+  const kind = $("format").value;
+  const label = NUMBER_LABEL[kind];
+  $("format-number-label").hidden = !label;
+  if (label) $("format-number-label").firstChild.textContent = `${label} `;
+}
+
+async function loadPresets() {
+  try {
+    const presets = await api.presets();
+    $("preset").replaceChildren(...presets.map((p) => {
+      const option = el("option", { value: p.name }, `${p.name} (${p.rules.tiles} tiles)`);
+      option.dataset.summary = `${p.summary}.`.replace("..", ".");
+      return option;
+    }));
+    const update = () => { $("preset-summary").textContent = $("preset").selectedOptions[0]?.dataset.summary || ""; };
+    $("preset").addEventListener("change", update);
+    update();
+  } catch (error) { $("new-error").textContent = error.message; }
+}
+
+function readPlayers() {
+  return [...$("seats").children].map((li, i) => {
+    const name = li.querySelector(".seat-name").value.trim();
+    const [kind, computer] = li.querySelector(".seat-kind").value.split(":");
+    if (!name) throw new Error(`Player ${i + 1} needs a name (a friend's seat takes a placeholder name they replace).`);
+    return computer ? { name, kind, computer } : { name, kind };
+  });
+}
+
+function readRules() {
+  const rules = {};
+  for (const field of RULE_FIELDS) {
+    const value = $(`rule-${field}`).value;
+    if (value === "") continue;
+    if (field === "tiles" || field === "max_tiles") {
+      const number = Number(value);
+      if (!Number.isInteger(number) || number < (field === "tiles" ? 2 : 1) || number > 12) {
+        throw new Error(field === "tiles" ? `Tiles must be a whole number from 2 to 12, not "${value}".` : `Most tiles a roll must be a whole number from 1 to 12, not "${value}".`);
+      }
+      rules[field] = number;
+    } else rules[field] = field === "one_die_forced" || field === "instant_win" ? value === "true" : value;
+  }
+  return rules;
+}
+
+async function start(event) {
+  event.preventDefault();
+  const error = $("new-error");
+  error.textContent = "";
+  let spec;
+  try {
+    const players = readPlayers();
+    const number = $("format-number").value.trim();
+    const chosen = $("format").value;
+    const kind = players.length === 1 && chosen === "single" ? "solo" : chosen;
+    if (number && !/^\d+$/.test(number)) throw new Error(`The number for the format must be a whole number, not "${number}".`);
+    spec = { players, preset: $("preset").value || null, rules: readRules(), format: kind + (number && NUMBER_LABEL[kind] ? `:${number}` : ""), stake: $("stake").value.trim() || null };
+  } catch (problem) {
+    error.textContent = problem.message;
+    return;
+  }
+  const button = $("start");
+  button.disabled = true;
+  try {
+    const state = await api.createGame(spec);
+    navigate(`/games/${state.id}`, state);
+  } catch (problem) {
+    error.textContent = problem.message;
+  } finally {
+    button.disabled = false;
+  }
+}

@@ -1,0 +1,148 @@
+"""Real `shutthebox serve` processes on 127.0.0.1, on SQLite and on PostgreSQL: killed with
+-9 mid-game, two processes on one database with live clients, and a database that goes
+away and comes back."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from websockets.sync.client import connect
+
+from shutthebox.web import create_app
+from shutthebox.web.guard import RateLimits
+from tests.webserver import POSTGRES, Proxy, Server, database, first_legal, postgres_problem
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    with database(request.param, tmp_path) as url:
+        yield url
+
+
+def until_human(server: Server, state: dict[str, Any], timeout: float = 30) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while state["status"] != "over" and not state["pending"]["human"]:
+        assert time.monotonic() < deadline, state["pending"]
+        time.sleep(0.05)
+        state = server.get(f"/api/games/{state['id']}").json()
+    return state
+
+
+def play(server: Server, state: dict[str, Any], tokens: dict[str, str],
+         moves: int = 10_000) -> dict[str, Any]:
+    """Play the humans' first legal moves (``moves`` of them, or to the end); the last
+    acknowledged state."""
+    for _ in range(moves):
+        state = until_human(server, state)
+        if state["status"] == "over":
+            return state
+        path, body = first_legal(state)
+        answer = server.post(path, body, token=tokens[str(state["pending"]["seat"])])
+        assert answer.status_code == 200, answer.text
+        state = answer.json()
+    return state
+
+
+def live_url(server: Server, game_id: str, since: int) -> str:
+    return f"ws://127.0.0.1:{server.port}/api/games/{game_id}/live?since={since}"
+
+
+def test_every_acknowledged_action_survives_kill_9_and_clients_resume(
+        tmp_path: Path, database_url: str) -> None:
+    server = Server(tmp_path, database_url=database_url).start()
+    try:
+        state = server.post("/api/games", {"players": [
+            {"name": "Ann"}, {"name": "Bot", "computer": "hard"}, {"name": "Cy"}],
+            "format": "rounds:2"}).json()
+        tokens = state["tokens"]
+        with connect(live_url(server, state["id"], 0)) as watcher:
+            seen = json.loads(watcher.recv(timeout=10))["event_count"]
+            acknowledged = play(server, state, tokens, moves=6)
+            known = server.get(f"/api/games/{state['id']}").json()["events"]
+            count = acknowledged["event_count"]
+            server.kill()          # while the client is connected
+        server.start()
+        after = server.get(f"/api/games/{state['id']}").json()
+        assert after["event_count"] >= count
+        assert after["events"][:count] == known[:count]
+        with connect(live_url(server, state["id"], seen)) as again:
+            missed = json.loads(again.recv(timeout=10))
+            assert missed["since"] == seen
+            assert missed["event_count"] >= count
+        assert play(server, after, tokens)["status"] == "over"   # the game goes on
+    finally:
+        server.kill()
+
+
+def test_a_move_through_one_server_reaches_a_client_of_another(
+        tmp_path: Path, database_url: str) -> None:
+    first = Server(tmp_path, database_url=database_url).start()
+    second = Server(tmp_path, database_url=database_url).start()
+    try:
+        state = first.post("/api/games", {"players": [{"name": "Ann"}]}).json()
+        token = state["tokens"]["0"]
+        with connect(live_url(second, state["id"], state["event_count"])) as watcher:
+            assert json.loads(watcher.recv(timeout=10))["events"] == []
+            delays = []
+            for _ in range(4):
+                if state["status"] == "over":
+                    break
+                path, body = first_legal(state)
+                began = time.perf_counter()
+                answer = first.post(path, body, token=token)
+                assert answer.status_code == 200, answer.text
+                state = answer.json()
+                heard = json.loads(watcher.recv(timeout=10))
+                while heard["type"] != "state" or heard["event_count"] < state["event_count"]:
+                    heard = json.loads(watcher.recv(timeout=10))
+                delays.append(time.perf_counter() - began)
+                assert heard["events"][-1] == state["events"][-1]
+        assert delays and max(delays) < 2.0, delays    # measured closely in bench_web.py
+        seen_by_second = second.get(f"/api/games/{state['id']}", token=token).json()
+        assert seen_by_second["event_count"] == state["event_count"]
+        assert seen_by_second["you"] == [0]
+    finally:
+        first.kill()
+        second.kill()
+
+
+def test_a_database_that_goes_away_answers_503_then_recovers_without_a_restart(
+        tmp_path: Path) -> None:
+    problem = postgres_problem()
+    if problem is not None:
+        pytest.skip(f"PostgreSQL tests skipped: {problem}")
+    from tests.webserver import postgres_schema
+
+    proxy = Proxy(5432).start()
+    with postgres_schema() as url:
+        through = url.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}")
+        assert through != url and POSTGRES in url
+        app = create_app(through, allowed_hosts=("testserver",), computer_delay=0,
+                         limits=RateLimits(0, 0))
+        with TestClient(app) as client:
+            state = client.post("/api/games", json={"players": [{"name": "Ann"}]}).json()
+            game = f"/api/games/{state['id']}"
+            assert client.get(game).status_code == 200
+            proxy.stop()
+            away = client.get(game)
+            assert away.status_code == 503, away.text
+            assert away.json()["detail"] == ("the database is not answering: try again in a "
+                                             "moment")
+            assert away.headers["retry-after"] == "1"
+            refused = client.post(f"{game}/roll", json={"event": state["event_count"]},
+                                  headers={"Authorization": f"Bearer {state['tokens']['0']}"})
+            assert refused.status_code == 503
+            proxy.start()
+            back = client.get(game)
+            assert back.status_code == 200 and back.json()["event_count"] == \
+                state["event_count"]
+            rolled = client.post(f"{game}/roll", json={"event": state["event_count"]},
+                                 headers={"Authorization": f"Bearer {state['tokens']['0']}"})
+            assert rolled.status_code == 200
+        proxy.stop()
