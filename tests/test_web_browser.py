@@ -84,7 +84,8 @@ def shot(page: Page, name: str, full_page: bool = False) -> None:
 
 
 def new_game(page: Page, server: Server, players: list[tuple[str, str]],
-             game_format: str = "single", preset: str | None = None) -> str:
+             game_format: str = "single", preset: str | None = None,
+             format_number: int | None = None) -> str:
     """Fills the new-game form (players as (name, kind)) and starts; returns the game id."""
     page.goto(server.url)
     page.wait_for_selector("#preset option", state="attached")
@@ -99,6 +100,8 @@ def new_game(page: Page, server: Server, players: list[tuple[str, str]],
     if preset:
         page.select_option("#preset", preset)
     page.select_option("#format", game_format)
+    if format_number is not None:
+        page.fill("#format-number", str(format_number))
     page.click("#start")
     page.wait_for_url("**/games/*")
     page.wait_for_selector("#tiles .tile")

@@ -27,7 +27,9 @@ __all__ = ["browser", "server"]       # fixtures shared with the other browser t
 
 def test_two_friends_play_a_whole_game_live(browser: Browser, server: Server) -> None:
     ann, ann_errors = open_page(browser)
-    game = new_game(ann, server, [("Ann", "here"), ("Friend", "open")])
+    # One round of a rounds match: a shut box does not end it, so Bo always gets a turn.
+    game = new_game(ann, server, [("Ann", "here"), ("Friend", "open")],
+                    game_format="rounds", format_number=1)
     ann.wait_for_function("() => { const qr = document.querySelector('#share img.qr');"
                           " return qr && qr.complete && qr.naturalWidth > 0; }")
     link = ann.input_value("#share .share-link")
