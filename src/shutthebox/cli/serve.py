@@ -44,9 +44,12 @@ def serve_command(
     shown = f"[{host}]" if ":" in host else host
     print(f"Shut the Box is at http://{shown}:{port}/  (games stored in {safe_url(url)}; "
           "Ctrl+C stops)", flush=True)
+    # The standard asyncio loop, not uvloop: measured under a saturating load (100 busy
+    # connections), uvloop left new connections unanswered for seconds (a friend could not
+    # even open the page), where asyncio answers them in a fraction of a second.
     uvicorn.run("shutthebox.web.app:app_from_environment", factory=True, host=host,
-                port=port, workers=workers, log_level="warning", ws_max_size=65536,
-                ws_per_message_deflate=False)
+                port=port, workers=workers, log_level="warning", access_log=False,
+                loop="asyncio", ws_max_size=65536, ws_per_message_deflate=False)
 
 
 def register(app: typer.Typer) -> None:

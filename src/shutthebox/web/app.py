@@ -39,6 +39,7 @@ from shutthebox.web import advice
 from shutthebox.web.advice import SolverPool
 from shutthebox.web.computers import ComputerDriver
 from shutthebox.web.guard import LOOPBACK_HOSTS, Guard, RateLimits
+from shutthebox.web.lane import ActionLane
 from shutthebox.web.live import LiveHub
 from shutthebox.web.seats import (
     ForbiddenError,
@@ -110,6 +111,33 @@ class Join(BaseModel):
     name: str = Field(min_length=1, max_length=40)
 
 
+REFUSALS: dict[type[Exception], tuple[int, str | None, dict[str, str] | None]] = {
+    GameNotFoundError: (404, None, None),
+    InviteNotFoundError: (404, None, None),
+    NotYourTurnError: (409, None, None),
+    SeatTakenError: (409, None, None),
+    UnauthorizedError: (401, None, {"WWW-Authenticate": "Bearer"}),
+    ForbiddenError: (403, None, None),
+    IntegrityError: (409, "the game changed while this request was made: load it again and "
+                          "retry", None),
+    DBAPIError: (503, "the database is not answering: try again in a moment",
+                 {"Retry-After": "1"}),
+    ShutTheBoxError: (400, None, None),
+}
+"""The answer to each refusal the service raises: status, detail (None: the error's own
+message) and extra headers. The most specific class of an error decides."""
+
+
+def refusal(exc: Exception) -> tuple[int, str, dict[str, str] | None]:
+    """The status, detail and headers of the answer to ``exc`` (which must be in
+    :data:`REFUSALS`, or a subclass of one)."""
+    for kind in type(exc).__mro__:
+        if kind in REFUSALS:
+            status, detail, headers = REFUSALS[kind]
+            return status, detail or str(exc), headers
+    raise exc
+
+
 def _stake(value: str | float | None) -> int:
     if value is None or value == "":
         return 0
@@ -150,6 +178,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         yield
         await driver.stop()
         await hub.stop()
+        service.close()
         warm.cancel()
         if own_pool:
             pool.close()
@@ -165,40 +194,12 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     app.state.driver = driver
     app.state.pool = pool
 
-    def error(status: int, detail: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    async def refused(_: Request, exc: Exception) -> JSONResponse:
+        status, detail, headers = refusal(exc)
         return JSONResponse({"detail": detail}, status_code=status, headers=headers)
 
-    @app.exception_handler(GameNotFoundError)
-    @app.exception_handler(InviteNotFoundError)
-    async def not_found(_: Request, exc: Exception) -> JSONResponse:
-        return error(404, str(exc))
-
-    @app.exception_handler(NotYourTurnError)
-    @app.exception_handler(SeatTakenError)
-    async def conflict(_: Request, exc: Exception) -> JSONResponse:
-        return error(409, str(exc))
-
-    @app.exception_handler(UnauthorizedError)
-    async def unauthorized(_: Request, exc: Exception) -> JSONResponse:
-        return error(401, str(exc), {"WWW-Authenticate": "Bearer"})
-
-    @app.exception_handler(ForbiddenError)
-    async def forbidden(_: Request, exc: Exception) -> JSONResponse:
-        return error(403, str(exc))
-
-    @app.exception_handler(IntegrityError)
-    async def raced(_: Request, exc: Exception) -> JSONResponse:
-        return error(409, "the game changed while this request was made: load it again "
-                          "and retry")
-
-    @app.exception_handler(DBAPIError)
-    async def database_away(_: Request, exc: Exception) -> JSONResponse:
-        return error(503, "the database is not answering: try again in a moment",
-                     {"Retry-After": "1"})
-
-    @app.exception_handler(ShutTheBoxError)
-    async def bad_input(_: Request, exc: Exception) -> JSONResponse:
-        return error(400, str(exc))
+    for kind in REFUSALS:
+        app.add_exception_handler(kind, refused)
 
     @app.exception_handler(RequestValidationError)
     async def malformed(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -265,11 +266,17 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         return JSONResponse(await blocking(service.state, game_id, since,
                                            bearer_tokens(authorization)))
 
+    async def perform(game_id: str, authorization: str | None, kind: str, argument: Any,
+                      event: int | None, key: str | None, seat: int | None) -> str:
+        tokens = bearer_tokens(authorization)
+        answer: str = await blocking(service.act, game_id, tokens[0] if tokens else None,
+                                     kind, argument, event, key, seat)
+        return answer
+
     async def act(game_id: str, kind: str, argument: Any, body: Action,
                   authorization: str | None, key: str | None) -> Response:
-        tokens = bearer_tokens(authorization)
-        answer = await blocking(service.act, game_id, tokens[0] if tokens else None, kind,
-                                argument, body.event, key, body.seat)
+        answer = await perform(game_id, authorization, kind, argument, body.event, key,
+                               body.seat)
         return Response(answer, media_type="application/json")
 
     @app.post("/api/games/{game_id}/roll")
@@ -461,6 +468,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
               name="swagger")
     app.mount("/docs-assets/own", StaticFiles(directory=DOCS), name="docs")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.add_middleware(ActionLane, perform=perform, refusal=refusal)
     app.add_middleware(Guard, allowed_hosts=allowed_hosts, limits=limits)
     return app
 

@@ -154,7 +154,7 @@ class Guard:
                 await self._refuse(scope, send, 413, f"the request body is larger than "
                                    f"{MAX_BODY // 1024} KiB")
                 return
-            receive = _replay(body, receive)
+            receive = replay(body, receive)
         await self.app(scope, receive, _with_headers(send))
 
     async def _refuse(self, scope: Scope, send: Send, status: int, detail: str,
@@ -187,7 +187,7 @@ async def _read_body(receive: Receive) -> bytes | None:
             return b"".join(chunks)
 
 
-def _replay(body: bytes, receive: Receive) -> Receive:
+def replay(body: bytes, receive: Receive) -> Receive:
     """``receive`` that hands the app the body already read, then waits as before."""
     sent = False
 

@@ -268,20 +268,24 @@ def hot_sql(session: Session | Connection) -> HotSql:
 _HOT: dict[str, HotSql] = {}
 
 
-def event_count(session: Session, game_id: str) -> int | None:
+def _connection(session: Session | Connection) -> Connection:
+    return session.connection() if isinstance(session, Session) else session
+
+
+def event_count(session: Session | Connection, game_id: str) -> int | None:
     """The number of stored events of the game, or None if there is no such game."""
-    found = session.connection().exec_driver_sql(hot_sql(session).count,
+    found = _connection(session).exec_driver_sql(hot_sql(session).count,
                                                  {"id": game_id}).scalar()
     return None if found is None else int(found)
 
 
-def append_events(session: Session, game_id: str, start: int, events: list[dict[str, Any]],
-                  **fields: Any) -> bool:
+def append_events(session: Session | Connection, game_id: str, start: int,
+                  events: list[dict[str, Any]], **fields: Any) -> bool:
     """Append events after the first ``start`` ones and set ``fields`` of the game; False
     (and nothing written) if the game no longer has ``start`` events, because another
     request got there first. On PostgreSQL the batch is announced on commit."""
     sql = hot_sql(session)
-    connection = session.connection()
+    connection = _connection(session)
     moved: CursorResult[Any]
     if set(fields) == {"status", "waiting_for"}:
         moved = connection.exec_driver_sql(sql.move, {

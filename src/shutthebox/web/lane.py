@@ -1,0 +1,111 @@
+"""The fast lane: a player's action (``roll``, ``dice``, ``shut``), the request a server
+answers most, taken straight from ASGI to the game service.
+
+A well-formed action (a JSON object of plain integers within the API's bounds, and at most
+the headers the API knows) is answered here, without FastAPI's routing, dependency
+resolution and pydantic models, which cost about as much as the move itself. Everything
+else, a body of another shape included, goes on to the FastAPI routes unchanged, so that
+the API's description, its lax parsing and its 422 messages stay in one place. Refusals
+are answered with the same table as the routes' (:func:`shutthebox.web.app.refusal`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from shutthebox.web.guard import ASGIApp, Receive, Scope, Send, replay
+
+Perform = Callable[[str, str | None, str, Any, int | None, str | None, int | None],
+                   Awaitable[str]]
+"""(game id, Authorization header, action, its argument, event number, Idempotency-Key,
+seat) -> the answer as JSON."""
+Refusal = Callable[[Exception], tuple[int, str, dict[str, str] | None]]
+
+ACTION_PATH = re.compile(r"/api/games/([0-9a-f]{32})/(roll|dice|shut)")
+ARGUMENT = {"roll": None, "dice": "dice", "shut": "tiles"}
+MAX_EVENT = 10**9
+MAX_SEAT = 11
+MAX_KEY = 128
+
+
+def _number(value: Any, low: int, high: int) -> bool:
+    return type(value) is int and low <= value <= high
+
+
+def parse_action(kind: str, body: bytes) -> tuple[Any, int | None, int | None] | None:
+    """(argument, event, seat) of a well-formed body for the action, else None.
+
+    >>> parse_action("shut", b'{"tiles": [7, 2], "event": 5}')
+    ([7, 2], 5, None)
+    >>> parse_action("dice", b'{"dice": 3, "event": 5}') is None     # FastAPI says why
+    True
+    """
+    try:
+        found = json.loads(body)
+    except ValueError:
+        return None
+    if not isinstance(found, dict):
+        return None
+    name = ARGUMENT[kind]
+    if not set(found) <= {"event", "seat", *([name] if name else [])}:
+        return None
+    event, seat = found.get("event"), found.get("seat")
+    if event is not None and not _number(event, 0, MAX_EVENT):
+        return None
+    if seat is not None and not _number(seat, 0, MAX_SEAT):
+        return None
+    if name is None:
+        return None, event, seat
+    argument = found.get(name)
+    if name == "dice" and _number(argument, 1, 2):
+        return argument, event, seat
+    if name == "tiles" and isinstance(argument, list) and 1 <= len(argument) <= 12 \
+            and all(type(t) is int for t in argument):
+        return argument, event, seat
+    return None
+
+
+class ActionLane:
+    """The middleware: well-formed actions to ``perform``, all else to ``app``."""
+
+    def __init__(self, app: ASGIApp, perform: Perform, refusal: Refusal) -> None:
+        self.app = app
+        self.perform = perform
+        self.refusal = refusal
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = (ACTION_PATH.fullmatch(scope["path"])
+                 if scope["type"] == "http" and scope["method"] == "POST" else None)
+        if found is None:
+            await self.app(scope, receive, send)
+            return
+        message = await receive()          # the whole body: the Guard has read it
+        body = message.get("body", b"")
+        headers: dict[bytes, bytes] = {}
+        for name, value in scope["headers"]:
+            headers.setdefault(name, value)
+        key = headers.get(b"idempotency-key")
+        action = parse_action(found[2], body) if message.get("more_body") is not True \
+            else None
+        if action is None or (key is not None and len(key) > MAX_KEY):
+            await self.app(scope, replay(body, receive), send)
+            return
+        argument, event, seat = action
+        authorization = headers.get(b"authorization")
+        try:
+            answer = (await self.perform(
+                found[1], authorization.decode("latin-1") if authorization else None,
+                found[2], argument, event, key.decode("latin-1") if key else None,
+                seat)).encode()
+            status, extra = 200, None
+        except Exception as exc:           # every refusal has its answer (else: raised)
+            status, detail, extra = self.refusal(exc)
+            answer = json.dumps({"detail": detail}).encode()
+        await send({"type": "http.response.start", "status": status, "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(answer)).encode()),
+            *((k.lower().encode(), v.encode()) for k, v in (extra or {}).items())]})
+        await send({"type": "http.response.body", "body": answer})
