@@ -102,7 +102,7 @@ class Server:
         self.log = self.home / f"serve-{self.port}.log"   # the server's errors, if any
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
-                                            stderr=log)
+                                            stderr=log, start_new_session=True)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -113,9 +113,11 @@ class Server:
         raise RuntimeError("the server did not start")
 
     def kill(self) -> None:
-        """Stop the server at once, as a crash would (SIGKILL)."""
+        """Stop the server at once, as a crash would (SIGKILL): its uvicorn workers and
+        solver workers too (its process group), which would outlive their parent."""
         if self.process is not None:
-            self.process.send_signal(signal.SIGKILL)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(timeout=10)
             self.process = None
 

@@ -50,6 +50,7 @@ from shutthebox.web.seats import (
     bearer_tokens,
 )
 from shutthebox.web.service import (
+    Batch,
     GameNotFoundError,
     GameService,
     NotYourTurnError,
@@ -161,8 +162,8 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     pool = pool or SolverPool()
     driver_box: list[ComputerDriver] = []
 
-    def notify(game_id: str, waiting: str, update: dict[str, Any] | None) -> None:
-        hub.publish(game_id, update)
+    def notify(game_id: str, waiting: str, batch: Batch | None) -> None:
+        hub.publish(game_id, batch)
         if waiting == "server" and driver_box:
             driver_box[0].wake(game_id)
 

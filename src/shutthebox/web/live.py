@@ -22,6 +22,7 @@ from sqlalchemy import select, text
 from sqlalchemy.engine import Connection, Engine
 from starlette.concurrency import run_in_threadpool
 
+from shutthebox.web.service import Batch
 from shutthebox.web.storage import GAMES, NOTIFY_CHANNEL, is_postgresql
 
 log = logging.getLogger(__name__)
@@ -36,10 +37,9 @@ class LiveHub:
         self.engine = engine
         self._watchers: dict[str, set[asyncio.Event]] = {}
         self._counts: dict[str, int] = {}
-        self._latest: dict[str, tuple[int, int, dict[str, Any], list[str]]] = {}
+        self._latest: dict[str, Batch] = {}
+        """Per watched game: the last batch this process stored."""
         self._progress: dict[str, float] = {}
-        """Per watched game: the last batch this process stored (event number before and
-        after, the state with those events, and its message once made)."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: asyncio.Task[None] | None = None
 
@@ -74,12 +74,9 @@ class LiveHub:
         """The live message for a watcher that has ``sent`` events, if this process stored
         the batch that follows them (no database read then): (event count, message)."""
         latest = self._latest.get(game_id)
-        if latest is None or latest[0] != sent:
+        if latest is None or latest.since != sent:
             return None
-        _, after, state, made = latest
-        if not made:
-            made.append(json.dumps({"type": "state", **state}))
-        return after, made[0]
+        return latest.count, latest.message
 
     def progress(self, game_id: str, fraction: float) -> None:
         """Tell the game's watchers how far the server's long solve for it is (from the
@@ -98,29 +95,28 @@ class LiveHub:
                            "what": "Working out the exact match tables for these rules "
                                    "(only the first time)"})
 
-    def publish(self, game_id: str, update: dict[str, Any] | None = None) -> None:
-        """Wake the game's watchers (from any thread), with the state of the batch just
-        stored when it is at hand."""
+    def publish(self, game_id: str, batch: Batch | None = None) -> None:
+        """Wake the game's watchers (from any thread), with the batch just stored when it
+        is at hand."""
         if self._loop is not None:
-            call_in_loop(self._loop, self._wake, game_id, update)
+            call_in_loop(self._loop, self._wake, game_id, batch)
 
     def known_count(self, game_id: str) -> int | None:
         """The game's event count as this process last heard it (None if unknown)."""
         return self._counts.get(game_id)
 
-    def _wake(self, game_id: str, update: dict[str, Any] | None = None,
+    def _wake(self, game_id: str, batch: Batch | None = None,
               count: int | None = None) -> None:
         if game_id not in self._watchers:
             return
-        if update is not None:
-            count = int(update["event_count"])
+        if batch is not None:
+            count = batch.count
         if count is not None:
             if count <= self._counts.get(game_id, -1):
                 return                  # nothing new: heard of already
             self._counts[game_id] = count
-        if update is not None:
-            self._latest[game_id] = (int(update["since"]), int(update["event_count"]),
-                                     update, [])
+        if batch is not None:
+            self._latest[game_id] = batch
             self._progress.pop(game_id, None)    # the long solve is over
         for wake in self._watchers.get(game_id, ()):
             wake.set()

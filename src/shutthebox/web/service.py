@@ -50,6 +50,7 @@ from shutthebox.web.storage import (
     RESULTS,
     SEATS,
     append_events,
+    create_game,
     event_count,
     load_events,
     now,
@@ -95,6 +96,21 @@ class ServerStep:
         return self.strategy is None
 
 
+@dataclass(frozen=True)
+class Batch:
+    """A batch of events just stored: the event numbers before and after it, and its live
+    message (the state with the batch's events, as a watcher without a seat sees it)."""
+
+    since: int
+    count: int
+    message: str
+
+    @staticmethod
+    def of(state: dict[str, Any]) -> Batch:
+        return Batch(int(state["since"]), int(state["event_count"]),
+                     json.dumps({"type": "state", **state}))
+
+
 @dataclass
 class _Loaded:
     """A game in memory: its seats, its seat events and, once started, its match."""
@@ -136,12 +152,12 @@ class GameService:
     """Creates, stores, plays and reports games."""
 
     def __init__(self, engine: Engine,
-                 notify: Callable[[str, str, dict[str, Any] | None], None] | None = None
+                 notify: Callable[[str, str, Batch | None], None] | None = None
                  ) -> None:
         self.engine = engine
         self.notify = notify or (lambda game_id, waiting, update: None)
-        """Called after a commit that stored events: (game id, who acts next, and the state
-        with the new events as a watcher without a seat sees it, when it is at hand)."""
+        """Called after a commit that stored events: (game id, who acts next, and the batch
+        stored, when it is at hand)."""
         self._games: dict[str, _Loaded] = {}
         self._holders: dict[str, tuple[str, int]] = {}
         self._locks: dict[str, threading.Lock] = {}
@@ -195,17 +211,14 @@ class GameService:
         if not invites:
             loaded.match = Match(config)
         with self._transaction() as db:
-            db.execute(insert(GAMES).values(
-                id=game_id, config=loaded.config,
-                seats=[s.computer if s.kind is SeatKind.COMPUTER else None for s in table],
-                status="playing" if loaded.match else "waiting",
-                waiting_for=waiting_for(loaded), event_count=0, created=now(), updated=now()))
-            db.execute(insert(SEATS), [
-                {"game_id": game_id, "seat": s.seat, "kind": s.kind.value, "name": s.name,
-                 "computer": s.computer,
-                 "token_hash": token_hash(tokens[s.seat]) if s.seat in tokens else None,
-                 "invite": invites.get(s.seat), "joined": now() if s.joined else None}
-                for s in table])
+            create_game(db, game_id, loaded.config,
+                        [s.computer if s.kind is SeatKind.COMPUTER else None for s in table],
+                        "playing" if loaded.match else "waiting", waiting_for(loaded), [
+                            {"seat": s.seat, "kind": s.kind.value, "name": s.name,
+                             "computer": s.computer,
+                             "token_hash": token_hash(tokens[s.seat]) if s.seat in tokens
+                             else None, "invite": invites.get(s.seat), "joined": s.joined}
+                            for s in table])
             self._store(db, game_id, loaded, 0)
         self._games[game_id] = loaded
         for seat, token in tokens.items():
@@ -345,7 +358,7 @@ class GameService:
                              "(\"event\") or an Idempotency-Key header")
         for trusted in (True, False):
             try:
-                loaded, body, update = self._act_once(game_id, token, mine, kind, argument,
+                loaded, body, batch = self._act_once(game_id, token, mine, kind, argument,
                                                       event, key, trusted)
                 break
             except _CacheStaleError:
@@ -357,13 +370,13 @@ class GameService:
                     if first is not None:
                         return first
                 raise
-        if update is not None:
-            self.notify(game_id, waiting_for(loaded), update)
+        if batch is not None:
+            self.notify(game_id, waiting_for(loaded), batch)
         return body
 
     def _act_once(self, game_id: str, token: str, seat: int, kind: str, argument: Any,
                   event: int | None, key: str | None, trusted: bool
-                  ) -> tuple[_Loaded, str, dict[str, Any] | None]:
+                  ) -> tuple[_Loaded, str, Batch | None]:
         """One try of :meth:`act`. ``trusted``: use the game in memory without asking the
         database first (true unless another server process moved it on); a refusal or a
         failed store then raises :class:`_CacheStaleError` to try again from the database."""
@@ -382,9 +395,10 @@ class GameService:
                                            "load it again")
                 self._apply(loaded, seat, kind, argument)
                 state = self._state(game_id, loaded, before, [])
-                state["you"] = [seat]
-                body = json.dumps(state)
-                state["you"] = []
+                del state["you"]
+                core = json.dumps(state)[1:-1]      # one encoding for the answer and watchers
+                body = f'{{{core}, "you": [{seat}]}}'
+                batch = Batch(before, loaded.count, f'{{"type": "state", {core}, "you": []}}')
                 self._store(db, game_id, loaded, before)
             except NotYourTurnError:
                 if cached is not None:
@@ -394,7 +408,7 @@ class GameService:
             if key is not None:
                 db.execute(insert(ANSWERS).values(
                     game_id=game_id, seat=seat, key=key, status=200, body=body, created=now()))
-        return loaded, body, state
+        return loaded, body, batch
 
     def _apply(self, loaded: _Loaded, seat: int, kind: str, argument: Any) -> None:
         match = loaded.match
@@ -462,7 +476,7 @@ class GameService:
                 self._games.pop(step.game_id, None)
                 raise
         self.notify(step.game_id, waiting_for(loaded),
-                    self._state(step.game_id, loaded, step.count, []))
+                    Batch.of(self._state(step.game_id, loaded, step.count, [])))
         return True
 
     def games_waiting_for_server(self, quiet_for: float) -> list[str]:
@@ -580,7 +594,7 @@ class GameService:
         seats = loaded.seats
         config = loaded.config
         match = loaded.match
-        fmt = GameFormat.parse(config["format"])
+        fmt = match.config.format if match is not None else GameFormat.parse(config["format"])
         common = {
             "id": game_id, "rules": config["rules"], "format": str(fmt),
             "seats": [s.to_dict() for s in seats], "you": you,

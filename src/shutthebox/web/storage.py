@@ -249,11 +249,18 @@ class HotSql:
         self.append = (f"INSERT INTO events (game_id, position, data) "
                        f"VALUES ({p('game')}, {p('position')}, {p('data')})")
         self.notify = f"SELECT pg_notify('{NOTIFY_CHANNEL}', {p('payload')})"
+        self.game = ("INSERT INTO games (id, config, seats, status, waiting_for, event_count, "
+                     f"created, updated) VALUES ({p('id')}, {p('config')}, {p('seats')}, "
+                     f"{p('status')}, {p('waiting')}, 0, {p('now')}, {p('now')})")
+        self.seat = ("INSERT INTO seats (game_id, seat, kind, name, computer, token_hash, "
+                     f"invite, joined) VALUES ({p('game_id')}, {p('seat')}, {p('kind')}, "
+                     f"{p('name')}, {p('computer')}, {p('token_hash')}, {p('invite')}, "
+                     f"{p('joined')})")
 
     def stamp(self) -> Any:
         """Now, as the column stores it (SQLAlchemy's text form on SQLite)."""
         moment = now()
-        return moment.strftime("%Y-%m-%d %H:%M:%S.%f") if self.sqlite else moment
+        return moment.isoformat(" ", "microseconds") if self.sqlite else moment
 
 
 def hot_sql(session: Session | Connection) -> HotSql:
@@ -277,6 +284,22 @@ def event_count(session: Session | Connection, game_id: str) -> int | None:
     found = _connection(session).exec_driver_sql(hot_sql(session).count,
                                                  {"id": game_id}).scalar()
     return None if found is None else int(found)
+
+
+def create_game(session: Session | Connection, game_id: str, config: dict[str, Any],
+                computers: list[str | None], status: str, waiting: str,
+                seats: list[dict[str, Any]]) -> None:
+    """Store a new game without events, and its seats (``joined``: a bool, stored as now
+    or null)."""
+    sql = hot_sql(session)
+    connection = _connection(session)
+    stamp = sql.stamp()
+    connection.exec_driver_sql(sql.game, {
+        "id": game_id, "config": json.dumps(config), "seats": json.dumps(computers),
+        "status": status, "waiting": waiting, "now": stamp})
+    connection.exec_driver_sql(sql.seat, [
+        {**seat, "game_id": game_id, "joined": stamp if seat["joined"] else None}
+        for seat in seats])
 
 
 def append_events(session: Session | Connection, game_id: str, start: int,

@@ -9,10 +9,13 @@
 
 from __future__ import annotations
 
+import functools
+
 from shutthebox.match import FormatKind, GameFormat
 from shutthebox.rules import Rules
 
 
+@functools.lru_cache(maxsize=1024)
 def format_text(fmt: GameFormat, round_number: int | None) -> str:
     """The format, and the round being played if there is one, in plain words."""
     kind = fmt.kind
