@@ -49,6 +49,7 @@ from shutthebox.web.storage import (
     GAMES,
     RESULTS,
     SEATS,
+    Checkpointer,
     append_events,
     create_game,
     event_count,
@@ -120,6 +121,8 @@ class _Loaded:
     prefix: list[dict[str, Any]]
     match: Match | None
     pace: str = "watch"
+    stored: tuple[str, str] | None = None
+    """The status and who the game waits for as stored (None: not known here)."""
 
     @property
     def count(self) -> int:
@@ -163,8 +166,12 @@ class GameService:
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         self._writing = threading.Lock()
-        self._writer: Connection | None = (
-            engine.connect() if engine.dialect.name == "sqlite" else None)
+        self._writer: Connection | None = None
+        self._checkpoints: Checkpointer | None = None
+        if engine.dialect.name == "sqlite":
+            self._writer = engine.connect()
+            self._checkpoints = Checkpointer(engine)
+            self._checkpoints.writer(self._writer)
         """SQLite takes one writer at a time: this process writes through one connection
         of its own, its writers queueing at ``_writing`` in order (instead of in SQLite's
         busy handler, whose growing sleeps would make answers wait tens of milliseconds
@@ -173,9 +180,11 @@ class GameService:
         self._dice = random.SystemRandom()
 
     def close(self) -> None:
-        """Give back the writing connection."""
+        """Give back the writing connection (after a last checkpoint)."""
         if self._writer is not None:
             self._writer.close()
+        if self._checkpoints is not None:
+            self._checkpoints.stop()
 
     @contextmanager
     def _transaction(self) -> Iterator[Connection]:
@@ -559,13 +568,16 @@ class GameService:
         match = loaded.match
         over = match is not None and match.is_over
         status = "waiting" if match is None else "over" if over else "playing"
-        if not append_events(db, game_id, before, loaded.log(before), status=status,
-                             waiting_for=waiting_for(loaded), **fields):
+        now_stored = (status, waiting_for(loaded))
+        if now_stored != loaded.stored or fields:
+            fields = {"status": status, "waiting_for": now_stored[1], **fields}
+        if not append_events(db, game_id, before, loaded.log(before), **fields):
             self._games.pop(game_id, None)
             if not strict:
                 return False
             raise NotYourTurnError("the game changed while this request was made: "
                                    "load it again and retry")
+        loaded.stored = now_stored
         if over:
             assert match is not None
             self._record_results(db, game_id, match)
