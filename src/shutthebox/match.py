@@ -652,7 +652,15 @@ def _replay_steps(log: Mapping[str, Any]) -> Iterator[tuple[Match, Event, int]]:
     events = log["events"]
     if not isinstance(events, list):
         raise LogError("not a shutthebox game log: its 'events' is not a list")
-    for index, event in enumerate(events):
+    yield from _steps(match, events, 0)
+
+
+def _steps(match: Match, events: list[Any], start: int) -> Iterator[tuple[Match, Event, int]]:
+    """Apply ``events[start:]`` to a match that has the first ``start`` of them, yielding
+    (match before the step, event, index) for each input event; the match's events are
+    then checked against ``events``."""
+    for index in range(start, len(events)):
+        event = events[index]
         kind = event.get("type") if isinstance(event, dict) else None
         if kind not in INPUT_EVENTS:
             continue
@@ -670,6 +678,17 @@ def _replay_steps(log: Mapping[str, Any]) -> Iterator[tuple[Match, Event, int]]:
                         if a != b), min(len(match.events), len(events)))
         raise LogError(f"the log does not replay: it differs at event {diverge}")
     yield match, {"type": "end"}, len(events)
+
+
+def advance(match: Match, events: list[Any]) -> None:
+    """Bring a match up to ``events``, its whole log of which it has a beginning: the
+    events it does not have yet are replayed (a match kept in memory while another
+    process moved the game on)."""
+    start = len(match.events)
+    if events[:start] != match.events:
+        raise LogError("the log does not continue this match")
+    for _ in _steps(match, events, start):
+        pass
 
 
 def replay(log: Mapping[str, Any]) -> Match:

@@ -26,8 +26,8 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from shutthebox.errors import ShutTheBoxError
-from shutthebox.match import GameFormat, Match, MatchConfig, replay
+from shutthebox.errors import LogError, ShutTheBoxError
+from shutthebox.match import GameFormat, Match, MatchConfig, advance, replay
 from shutthebox.rules import Rules
 from shutthebox.strategies import make_strategy
 from shutthebox.tiles import mask_of, tiles_of
@@ -49,7 +49,7 @@ from shutthebox.web.storage import (
     GAMES,
     RESULTS,
     SEATS,
-    Checkpointer,
+    SqliteWriter,
     append_events,
     create_game,
     event_count,
@@ -163,28 +163,17 @@ class GameService:
         stored, when it is at hand)."""
         self._games: dict[str, _Loaded] = {}
         self._holders: dict[str, tuple[str, int]] = {}
-        self._locks: dict[str, threading.Lock] = {}
+        self._locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
-        self._writing = threading.Lock()
-        self._writer: Connection | None = None
-        self._checkpoints: Checkpointer | None = None
-        if engine.dialect.name == "sqlite":
-            self._writer = engine.connect()
-            self._checkpoints = Checkpointer(engine)
-            self._checkpoints.writer(self._writer)
-        """SQLite takes one writer at a time: this process writes through one connection
-        of its own, its writers queueing at ``_writing`` in order (instead of in SQLite's
-        busy handler, whose growing sleeps would make answers wait tens of milliseconds
-        more than they need). A held connection also spares each move the pool's check-out
-        and reset, a third of a move's database time."""
+        self._writer = SqliteWriter(engine) if engine.dialect.name == "sqlite" else None
+        """On SQLite, which takes one writer at a time, this process writes through one
+        connection of its own, its writers queueing in order."""
         self._dice = random.SystemRandom()
 
     def close(self) -> None:
         """Give back the writing connection (after a last checkpoint)."""
         if self._writer is not None:
             self._writer.close()
-        if self._checkpoints is not None:
-            self._checkpoints.stop()
 
     @contextmanager
     def _transaction(self) -> Iterator[Connection]:
@@ -193,8 +182,8 @@ class GameService:
             with self.engine.begin() as connection:
                 yield connection
             return
-        with self._writing, self._writer.begin():
-            yield self._writer
+        with self._writer.transaction() as connection:
+            yield connection
 
     # --- creating and joining ----------------------------------------------------------
 
@@ -537,9 +526,9 @@ class GameService:
         return db.scalar(select(ANSWERS.c.body).where(
             ANSWERS.c.game_id == game_id, ANSWERS.c.seat == seat, ANSWERS.c.key == key))
 
-    def _lock(self, game_id: str) -> threading.Lock:
+    def _lock(self, game_id: str) -> threading.RLock:
         with self._guard:
-            return self._locks.setdefault(game_id, threading.Lock())
+            return self._locks.setdefault(game_id, threading.RLock())
 
     def _load(self, db: Connection, game_id: str) -> _Loaded:
         """The game: from memory if it is up to date with the database (one small query),
@@ -550,6 +539,20 @@ class GameService:
         cached = self._games.get(game_id)
         if cached is not None and cached.count == count:
             return cached
+        if cached is not None and cached.match is not None and cached.count < count:
+            with self._lock(game_id):       # another process moved it on: the new events
+                try:
+                    start = cached.count
+                    if start == count:      # moved on here meanwhile
+                        return cached
+                    new = load_events(db, game_id, start)
+                    if len(new) == count - start and cached.count == start:
+                        advance(cached.match, cached.match.events + new)
+                        cached.stored = None
+                        return cached
+                except LogError:
+                    pass
+                self._games.pop(game_id, None)      # not as expected: read it all
         row = db.execute(select(GAMES.c.config).where(GAMES.c.id == game_id)).one()
         events = load_events(db, game_id)
         seats = [Seat(r.seat, SeatKind(r.kind), r.name, r.computer, r.joined is not None)
