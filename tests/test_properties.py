@@ -4,10 +4,20 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shutthebox.match import GameFormat, Match, MatchConfig, play_out, replay
+from shutthebox.errors import LogError
+from shutthebox.match import (
+    INPUT_EVENTS,
+    GameFormat,
+    Match,
+    MatchConfig,
+    advance,
+    play_out,
+    replay,
+)
 from shutthebox.rules import MoveRule, OneDie, Rules, Scoring
 from shutthebox.strategies import RandomStrategy
 from shutthebox.turn import TurnState
@@ -80,3 +90,26 @@ def test_random_matches_end_with_winners_totals_only_grow_and_logs_replay(
     again = replay(match.to_log())
     assert again.events == match.events and again.winners == match.winners
     assert again.totals == match.totals
+    # A match kept from part of the log catches up with the rest (another server moved on):
+    # cut where a batch of stored events ends, before an input event.
+    cuts = [i for i, e in enumerate(match.events) if e["type"] in INPUT_EVENTS]
+    cut = random.Random(seed).choice(cuts)
+    behind = replay({**match.to_log(), "events": match.events[:cut]}) if cut else Match(config)
+    advance(behind, match.events)
+    assert behind.events == match.events and behind.totals == match.totals
+    assert behind.winners == match.winners
+
+
+def test_advance_refuses_a_log_that_does_not_continue_the_match() -> None:
+    config = MatchConfig(Rules(), GameFormat.parse("single"), ("A", "B"))
+    match = Match(config)
+    play_out(match, {0: RandomStrategy(random.Random(1)), 1: RandomStrategy(random.Random(2))},
+             random.Random(3))
+    other = Match(config)
+    play_out(other, {0: RandomStrategy(random.Random(4)), 1: RandomStrategy(random.Random(5))},
+             random.Random(6))
+    cut = [i for i, e in enumerate(match.events) if e["type"] in INPUT_EVENTS][-1]
+    assert match.events[:cut] != other.events[:cut]
+    behind = replay({**match.to_log(), "events": match.events[:cut]})
+    with pytest.raises(LogError, match="does not continue"):
+        advance(behind, other.events)

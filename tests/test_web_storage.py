@@ -1,0 +1,88 @@
+"""SQLite storage as several server processes share it: the one writing connection waits its
+turn for the file's write lock (and gives up with a clear database error, not a hang), and
+its write-ahead log is moved into the database file by the checkpoint thread."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy.exc import DBAPIError
+
+from shutthebox.rules import Rules
+from shutthebox.web.service import GameService, SeatSpec
+from shutthebox.web.storage import SqliteWriter, make_engine
+
+
+def hold_write_lock(path: Path, seconds: float, held: threading.Event) -> None:
+    """Another process's writer: the file's write lock for ``seconds``."""
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    held.set()
+    time.sleep(seconds)
+    other.execute("ROLLBACK")
+    other.close()
+
+
+def test_a_move_waits_for_another_writer_then_is_stored(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite"
+    engine = make_engine(f"sqlite:///{path}")
+    service = GameService(engine)
+    try:
+        game = service.create(Rules(), "solo", 0, [SeatSpec("Ann")])
+        held = threading.Event()
+        other = threading.Thread(target=hold_write_lock, args=(path, 0.3, held))
+        other.start()
+        held.wait()
+        began = time.monotonic()
+        service.act(game["id"], game["tokens"]["0"], "roll", None, game["event_count"], None)
+        waited = time.monotonic() - began
+        other.join()
+        assert waited >= 0.25                          # it waited for the lock ...
+        with sqlite3.connect(path) as check:           # ... and then stored the roll
+            stored = check.execute("SELECT count(*) FROM events WHERE game_id = ?",
+                                   (game["id"],)).fetchone()[0]
+        assert stored > game["event_count"]
+    finally:
+        service.close()
+        engine.dispose()
+
+
+def test_a_writer_that_cannot_get_the_lock_gives_up_with_a_database_error(
+        tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite"
+    engine = make_engine(f"sqlite:///{path}")
+    writer = SqliteWriter(engine, wait=0.2)
+    held = threading.Event()
+    other = threading.Thread(target=hold_write_lock, args=(path, 1.0, held))
+    other.start()
+    held.wait()
+    began = time.monotonic()
+    with pytest.raises(DBAPIError, match="locked"), writer.transaction() as connection:
+        connection.exec_driver_sql("UPDATE games SET status = 'x'")
+    assert 0.15 <= time.monotonic() - began < 0.9
+    other.join()
+    with writer.transaction() as connection:         # free again: it writes
+        connection.exec_driver_sql("UPDATE games SET status = 'x'")
+    writer.close()
+    engine.dispose()
+
+
+def test_the_log_is_moved_into_the_database_file_by_the_checkpoint_thread(
+        tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite"
+    engine = make_engine(f"sqlite:///{path}")
+    service = GameService(engine)
+    try:
+        game = service.create(Rules(), "solo", 0, [SeatSpec("Ann")])
+        time.sleep(1.2)                                 # two checkpoint periods
+        # Read the database file alone, as if the log were lost: the game is in it.
+        with sqlite3.connect(f"file:{path}?immutable=1", uri=True) as check:
+            found = check.execute("SELECT id FROM games").fetchall()
+        assert found == [(game["id"],)]
+    finally:
+        service.close()
+        engine.dispose()
