@@ -344,7 +344,8 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
             told: str | None = None
             while True:
                 try:
-                    await asyncio.wait_for(wake.wait(), timeout=20)
+                    async with asyncio.timeout(20):     # no task per wait, as wait_for makes
+                        await wake.wait()
                 except TimeoutError:
                     await websocket.send_text('{"type": "ping"}')
                     continue
@@ -361,8 +362,13 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
                 known = hub.known_count(game_id)
                 if known is not None and known <= sent:
                     continue            # nothing this watcher has not had
+                # Behind by more than a batch: from memory when this process has the game
+                # as far as anyone has told it (a busy server must not start reading the
+                # database for its watchers), else from the database.
+                state = service.state_in_memory(game_id, sent, known)
                 try:
-                    state = await blocking(service.state, game_id, sent)
+                    if state is None:
+                        state = await blocking(service.state, game_id, sent)
                 except DBAPIError:
                     await websocket.close(code=1013, reason="the database is not answering")
                     return

@@ -295,6 +295,15 @@ class GameService:
             self._holder(token)        # known to the state's "you" from here on
         return self._state(game_id, loaded, since, tokens or [])
 
+    def state_in_memory(self, game_id: str, since: int, count: int | None
+                        ) -> dict[str, Any] | None:
+        """The state (for a watcher) from the game in memory, if it has at least ``count``
+        events (a count heard of, from this process or another); None if it has not."""
+        loaded = self._games.get(game_id)
+        if loaded is None or count is None or loaded.count < count:
+            return None
+        return self._state(game_id, loaded, since, [])
+
     def list_games(self, tokens: list[str]) -> list[dict[str, Any]]:
         """The games these tokens hold seats in, newest first."""
         held: dict[str, list[int]] = {}
