@@ -6,7 +6,9 @@ when PostgreSQL does not answer on 127.0.0.1:5432).
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import time
 import uuid
 from collections.abc import Iterator
@@ -483,3 +485,9 @@ def test_the_first_match_tables_are_worked_out_with_progress_for_the_watchers(
             assert table.exists()
     finally:
         own_pool.close()
+
+
+def test_solver_workers_run_below_the_server_priority(pool: SolverPool) -> None:
+    """A solve of seconds in the worker must not slow the server's answers: the worker runs
+    at nice 10 above the process that started it."""
+    assert asyncio.run(pool.run(os.nice, 0)) == min(os.nice(0) + 10, 19)

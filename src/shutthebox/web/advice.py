@@ -11,6 +11,7 @@ process; ``await pool.run(function, *arguments)`` never blocks the event loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import random
@@ -211,10 +212,14 @@ def warm_up() -> bool:
 
 
 def _start_worker(parent: int, progress: Any) -> None:
-    """In a worker: keep the progress number, and exit when the server process that started
-    it is gone (a server killed with -9 cannot stop its workers itself)."""
+    """In a worker: keep the progress number, yield the processor to the server (a solve of
+    seconds must not slow every other answer: the worker runs at a lower priority, nice
+    10), and exit when the server process that started it is gone (a server killed with -9
+    cannot stop its workers itself)."""
     global _PROGRESS
     _PROGRESS = progress
+    with contextlib.suppress(OSError):
+        os.nice(10)
 
     def watch() -> None:
         while os.getppid() == parent:
