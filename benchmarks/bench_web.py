@@ -9,9 +9,9 @@ same two cores as the server. Four runs per database:
    50 ms, and watchers seeing each move within 200 ms);
 2. as fast as the players can: the most the server takes;
 3. paced to 400 moves/s (``--steady``), a load the server carries: answer and live times;
-4. the same while the server's solver worker plays the first posted-score-aware decisions
-   of 12-tile digit-scoring rounds (several seconds each): the answer time of everyone
-   else meanwhile (goal: p99 under 50 ms).
+4. the same while the server's solver worker plays the first decisions of 12-tile
+   digit-scoring rounds, a rule set not solved before in each (about 5 s each): the answer
+   time of everyone else meanwhile (goal: p99 under 50 ms).
 
 Prints figures and ratios to the goals; asserts nothing.
 
@@ -137,22 +137,29 @@ async def player(url: str, stop: float, interval: float, latencies: list[float],
     client.close()
 
 
+SOLVER_RULES = [{"tiles": 12, "scoring": "digits", "one_die": one_die, "moves": moves,
+                 "max_tiles": most}
+                for most in (None, 4, 3, 2) for moves in ("any", "dice")
+                for one_die in ("never", "low-sum", "high-shut")]
+"""Rule sets whose first decisions are seconds-long solves: each solver-heavy game takes the
+next one, so that the worker never answers from its caches."""
+
+
 async def solver_load(client: httpx.AsyncClient, stop: float, started: list[float]) -> None:
-    """Keep the solver worker busy: rounds of 12 tiles scored by digits in which a computer
-    plays after a posted score (each posted score is a new, seconds-long solve)."""
-    score = 0
-    while time.monotonic() < stop:
+    """Keep the solver worker busy: rounds of 12 tiles scored by digits in which the exact
+    computer plays first, against a later player (the exact N-player round: about 5 s for
+    the first decision of each rule set, here a new rule set each game)."""
+    while time.monotonic() < stop and len(started) < len(SOLVER_RULES):
         game = (await client.post("/api/games", json={
-            "players": [{"name": "Lead", "kind": "computer", "computer": "easy"},
-                        {"name": "Solver", "kind": "computer", "computer": "hard"}],
-            "rules": {"tiles": 12, "scoring": "digits"}, "pace": "instant"})).json()
+            "players": [{"name": "Solver", "kind": "computer", "computer": "hard"},
+                        {"name": "Later", "kind": "computer", "computer": "easy"}],
+            "rules": SOLVER_RULES[len(started)], "pace": "instant"})).json()
         started.append(time.monotonic())
         while time.monotonic() < stop:
             state = (await client.get(f"/api/games/{game['id']}")).json()
             if state["status"] == "over":
                 break
             await asyncio.sleep(0.2)
-        score += 1
 
 
 async def drive(url: str, games: int, seconds: float, interval: float,

@@ -127,16 +127,33 @@ def make_strategy(name: str, rules: Rules, rng: random.Random) -> Strategy:
     ``heuristic``, ``optimal`` or ``optimal:OBJECTIVE`` (see the solver), or a strength
     ``easy``, ``medium``, ``hard``.
     """
-    name = STRENGTHS.get(name, name)
-    head, _, spec = name.partition(":")
+    head, _, spec = check_strategy(name).partition(":")
     if head == "optimal":
         from shutthebox.solver.players import make_optimal  # the solver reads rules and turn
 
         return make_optimal(spec, rules)
+    return _SIMPLE[head](spec, rules, rng)
+
+
+def check_strategy(name: str) -> str:
+    """The full name of a computer player :func:`make_strategy` knows (a strength becomes
+    its strategy), without making it: making the optimal player solves its tables.
+
+    >>> check_strategy("hard"), check_strategy("optimal:shut")
+    ('optimal', 'optimal:shut')
+    """
+    full = STRENGTHS.get(name, name)
+    head, _, spec = full.partition(":")
+    if head == "optimal":
+        if spec and spec != "round":
+            from shutthebox.solver.objectives import parse_objective
+
+            parse_objective(spec)
+        return full
     if head in _SIMPLE and not spec:
-        return _SIMPLE[head](spec, rules, rng)
+        return full
     raise UnknownStrategyError(
-        f"unknown strategy {name!r}: known are {', '.join(strategy_names())}")
+        f"unknown strategy {full!r}: known are {', '.join(strategy_names())}")
 
 
 def describe_move(state: TurnState, action: int) -> str:

@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 from shutthebox.errors import LogError, ShutTheBoxError
 from shutthebox.match import GameFormat, Match, MatchConfig, advance, replay
 from shutthebox.rules import Rules
-from shutthebox.strategies import make_strategy
+from shutthebox.strategies import check_strategy
 from shutthebox.tiles import mask_of, tiles_of
 from shutthebox.web.seats import (
     ForbiddenError,
@@ -197,7 +197,7 @@ class GameService:
             check_name(name, names[:index])
         for spec in seats:
             if spec.kind is SeatKind.COMPUTER:
-                make_strategy(spec.computer or "", rules, random.Random(0))
+                check_strategy(spec.computer or "")     # made (and solved) by the worker
         config = MatchConfig(rules, fmt, tuple(names), stake)   # refuses what cannot be
         game_id = uuid.uuid4().hex
         tokens = {i: new_token() for i, s in enumerate(seats) if s.kind is SeatKind.HERE}
