@@ -180,13 +180,14 @@ def needs_match_tables(config: Mapping[str, Any], strategy: str | None) -> bool:
     disk)."""
     from shutthebox.match import GameFormat
     from shutthebox.rules import Rules
-    from shutthebox.solver.matchplay import is_cached
 
     fmt = GameFormat.parse(config["format"])
     if len(config["players"]) != 2 or fmt.kind.value in ("single", "solo"):
         return False
     if strategy not in ("hard", "optimal"):
         return False
+    from shutthebox.solver.matchplay import is_cached  # the solver: only when it is needed
+
     return not is_cached(Rules.from_dict(dict(config["rules"])), fmt)
 
 

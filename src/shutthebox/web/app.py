@@ -486,7 +486,9 @@ def app_from_environment() -> FastAPI:
 
     A server keeps many small objects (games in memory): the start-up objects are frozen out
     of the garbage collector and young objects are collected less often, so that no answer
-    waits on a long collection.
+    waits on a long collection. The solver's modules (numba and all, a seventh of a second)
+    are loaded here, before the first request, not by the first computer step: an import
+    holds up every request meanwhile.
     """
     environ = os.environ
     hosts = tuple(h.strip() for h in environ.get("SHUTTHEBOX_ALLOWED_HOSTS", "").split(",")
@@ -495,6 +497,8 @@ def app_from_environment() -> FastAPI:
     app = create_app(environ.get("SHUTTHEBOX_DATABASE_URL"), allowed_hosts=hosts,
                      computer_delay=float(environ.get("SHUTTHEBOX_COMPUTER_DELAY", "0.5")),
                      limits=RateLimits(per_client=rate, per_token=rate / 2.5))
+    import shutthebox.solver.matchplay  # noqa: F401  (loaded now: see above)
+
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
     return app
