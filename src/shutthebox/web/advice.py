@@ -213,14 +213,16 @@ def warm_up() -> bool:
 
 
 def _start_worker(parent: int, progress: Any) -> None:
-    """In a worker: keep the progress number, yield the processor to the server (a solve of
-    seconds must not slow every other answer: the worker runs at a lower priority, nice
-    10), and exit when the server process that started it is gone (a server killed with -9
-    cannot stop its workers itself)."""
+    """In a worker: keep the progress number, leave the server a processor (a solve of
+    seconds must not slow every other answer: the worker runs at a lower priority, nice 10,
+    and its compiled loops on one core fewer than the machine has), and exit when the server
+    process that started it is gone (a server killed with -9 cannot stop its workers
+    itself)."""
     global _PROGRESS
     _PROGRESS = progress
     with contextlib.suppress(OSError):
         os.nice(10)
+    os.environ.setdefault("NUMBA_NUM_THREADS", str(max(1, (os.cpu_count() or 2) - 1)))
 
     def watch() -> None:
         while os.getppid() == parent:
