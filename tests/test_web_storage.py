@@ -4,6 +4,7 @@ its write-ahead log is moved into the database file by the checkpoint thread."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -83,6 +84,29 @@ def test_the_log_is_moved_into_the_database_file_by_the_checkpoint_thread(
         with sqlite3.connect(f"file:{path}?immutable=1", uri=True) as check:
             found = check.execute("SELECT id FROM games").fetchall()
         assert found == [(game["id"],)]
+    finally:
+        service.close()
+        engine.dispose()
+
+
+def test_a_finished_game_leaves_memory_and_reads_back_from_the_database(
+        tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'games.sqlite'}")
+    service = GameService(engine)
+    try:
+        state = service.create(Rules(), "solo", 0, [SeatSpec("Ann")])
+        game, token = state["id"], state["tokens"]["0"]
+        while state["status"] != "over":
+            kind = state["pending"]["kind"]
+            argument = {"roll": None, "choose-dice": 2}.get(kind, state["pending"]["legal"][0]
+                                                              if kind == "shut" else None)
+            action = {"roll": "roll", "choose-dice": "dice", "shut": "shut"}[kind]
+            state = json.loads(service.act(game, token, action, argument,
+                                           state["event_count"], None))
+        assert game not in service._games             # a server keeps only games in play
+        again = service.state(game)
+        assert again["status"] == "over" and again["event_count"] == state["event_count"]
+        assert again["totals"] == state["totals"]
     finally:
         service.close()
         engine.dispose()

@@ -58,6 +58,7 @@ from shutthebox.web.storage import (
 )
 from shutthebox.web.words import format_text, rules_text
 
+GAMES_IN_MEMORY = 20_000
 SEAT_EVENTS = ("seats", "join")
 """Event types of the web layer; the match's own events follow them."""
 
@@ -218,7 +219,7 @@ class GameService:
                              else None, "invite": invites.get(s.seat), "joined": s.joined}
                             for s in table])
             self._store(db, game_id, loaded, 0)
-        self._games[game_id] = loaded
+        self._remember(game_id, loaded)
         for seat, token in tokens.items():
             self._holders[token_hash(token)] = (game_id, seat)
         self.notify(game_id, waiting_for(loaded), None)
@@ -572,7 +573,8 @@ class GameService:
         prefix, rest = events[:start], events[start:]
         pace = prefix[0].get("pace", "watch") if prefix else "watch"
         match = replay({"version": 1, **row.config, "events": rest}) if rest else None
-        loaded = self._games[game_id] = _Loaded(dict(row.config), seats, prefix, match, pace)
+        loaded = _Loaded(dict(row.config), seats, prefix, match, pace)
+        self._remember(game_id, loaded)
         return loaded
 
     def _store(self, db: Connection, game_id: str, loaded: _Loaded, before: int,
@@ -593,7 +595,18 @@ class GameService:
         if over:
             assert match is not None
             self._record_results(db, game_id, match)
+            self._games.pop(game_id, None)      # read from the database if asked for again
+            self._locks.pop(game_id, None)
         return True
+
+    def _remember(self, game_id: str, loaded: _Loaded) -> None:
+        """Keep the game in memory: games being played, at most :data:`GAMES_IN_MEMORY` (the
+        longest kept go first). Finished games are let go: a server that kept every game it
+        ever served would grow without end, and so would the garbage collector's pauses."""
+        self._games[game_id] = loaded
+        while len(self._games) > GAMES_IN_MEMORY:
+            oldest = next(iter(self._games))
+            del self._games[oldest]
 
     def _record_results(self, db: Connection, game_id: str, match: Match) -> None:
         if match.config.format.kind.value == "battle":
