@@ -294,7 +294,8 @@ class GameService:
             loaded = self._load(db, game_id)
         for token in tokens or []:
             self._holder(token)        # known to the state's "you" from here on
-        return self._state(game_id, loaded, since, tokens or [])
+        with self._lock(game_id):      # not while a computer's step changes it
+            return self._state(game_id, loaded, since, tokens or [])
 
     def state_in_memory(self, game_id: str, since: int, count: int | None
                         ) -> dict[str, Any] | None:
@@ -303,7 +304,8 @@ class GameService:
         loaded = self._games.get(game_id)
         if loaded is None or count is None or loaded.count < count:
             return None
-        return self._state(game_id, loaded, since, [])
+        with self._lock(game_id):      # not while a computer's step changes it
+            return self._state(game_id, loaded, since, [])
 
     def list_games(self, tokens: list[str]) -> list[dict[str, Any]]:
         """The games these tokens hold seats in, newest first."""
