@@ -213,15 +213,17 @@ def warm_up() -> bool:
 
 
 def _start_worker(parent: int, progress: Any) -> None:
-    """In a worker: keep the progress number, leave the server a processor (a solve of
-    seconds must not slow every other answer: the worker runs at a lower priority, nice 10,
-    and its compiled loops on one core fewer than the machine has), and exit when the server
-    process that started it is gone (a server killed with -9 cannot stop its workers
-    itself)."""
+    """In a worker: keep the progress number, leave the server the processor (a solve of
+    seconds must not slow every other answer: the worker runs only when the processor is
+    otherwise idle, Linux's ``SCHED_IDLE``, or else at nice 10, and its compiled loops on one
+    core fewer than the machine has), and exit when the server process that started it is
+    gone (a server killed with -9 cannot stop its workers itself)."""
     global _PROGRESS
     _PROGRESS = progress
     with contextlib.suppress(OSError):
         os.nice(10)
+    with contextlib.suppress(OSError, AttributeError):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     os.environ.setdefault("NUMBA_NUM_THREADS", str(max(1, (os.cpu_count() or 2) - 1)))
 
     def watch() -> None:
