@@ -69,14 +69,11 @@ class Client:
             head.append("Content-Type: application/json")
         head += [f"{k}: {v}" for k, v in (headers or {}).items()]
         writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
-        status_line = await reader.readline()
-        length = 0
-        while (line := await reader.readline()) not in (b"\r\n", b""):
-            name, _, value = line.decode("latin-1").partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
+        header = await reader.readuntil(b"\r\n\r\n")       # the status line and headers
+        at = header.lower().find(b"\r\ncontent-length:")
+        length = int(header[at + 17:header.index(b"\r\n", at + 2)]) if at >= 0 else 0
         payload = await reader.readexactly(length)
-        return int(status_line.split()[1]), json.loads(payload) if payload else None
+        return int(header.split(b" ", 2)[1]), json.loads(payload) if payload else None
 
     def close(self) -> None:
         if self._streams is not None:
