@@ -8,9 +8,12 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
 from shutthebox.rules import Rules
@@ -18,49 +21,63 @@ from shutthebox.web.service import GameService, SeatSpec
 from shutthebox.web.storage import SqliteWriter, make_engine
 
 
-def hold_write_lock(path: Path, seconds: float, held: threading.Event) -> None:
-    """Another process's writer: the file's write lock for ``seconds``."""
-    other = sqlite3.connect(path, isolation_level=None)
-    other.execute("BEGIN IMMEDIATE")
-    held.set()
-    time.sleep(seconds)
-    other.execute("ROLLBACK")
-    other.close()
+@dataclass
+class Stored:
+    """A game service on a fresh SQLite file."""
+
+    path: Path
+    engine: Engine
+    service: GameService
 
 
-def test_a_move_waits_for_another_writer_then_is_stored(tmp_path: Path) -> None:
+@pytest.fixture
+def stored(tmp_path: Path) -> Iterator[Stored]:
     path = tmp_path / "games.sqlite"
     engine = make_engine(f"sqlite:///{path}")
     service = GameService(engine)
-    try:
-        game = service.create(Rules(), "solo", 0, [SeatSpec("Ann")])
-        held = threading.Event()
-        other = threading.Thread(target=hold_write_lock, args=(path, 0.3, held))
-        other.start()
-        held.wait()
-        began = time.monotonic()
-        service.act(game["id"], game["tokens"]["0"], "roll", None, game["event_count"], None)
-        waited = time.monotonic() - began
-        other.join()
-        assert waited >= 0.25                          # it waited for the lock ...
-        with sqlite3.connect(path) as check:           # ... and then stored the roll
-            stored = check.execute("SELECT count(*) FROM events WHERE game_id = ?",
-                                   (game["id"],)).fetchone()[0]
-        assert stored > game["event_count"]
-    finally:
-        service.close()
-        engine.dispose()
+    yield Stored(path, engine, service)
+    service.close()
+    engine.dispose()
+
+
+def another_writer(path: Path, seconds: float) -> threading.Thread:
+    """Another process's writer: it holds the file's write lock for ``seconds`` (from when
+    this returns)."""
+    held = threading.Event()
+
+    def hold() -> None:
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        held.set()
+        time.sleep(seconds)
+        other.execute("ROLLBACK")
+        other.close()
+
+    thread = threading.Thread(target=hold)
+    thread.start()
+    held.wait()
+    return thread
+
+
+def test_a_move_waits_for_another_writer_then_is_stored(stored: Stored) -> None:
+    game = stored.service.create(Rules(), "solo", 0, [SeatSpec("Ann")])
+    other = another_writer(stored.path, 0.3)
+    began = time.monotonic()
+    stored.service.act(game["id"], game["tokens"]["0"], "roll", None, game["event_count"],
+                       None)
+    waited = time.monotonic() - began
+    other.join()
+    assert waited >= 0.25                              # it waited for the lock ...
+    with sqlite3.connect(stored.path) as check:        # ... and then stored the roll
+        count = check.execute("SELECT count(*) FROM events WHERE game_id = ?",
+                              (game["id"],)).fetchone()[0]
+    assert count > game["event_count"]
 
 
 def test_a_writer_that_cannot_get_the_lock_gives_up_with_a_database_error(
-        tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite"
-    engine = make_engine(f"sqlite:///{path}")
-    writer = SqliteWriter(engine, wait=0.2)
-    held = threading.Event()
-    other = threading.Thread(target=hold_write_lock, args=(path, 1.0, held))
-    other.start()
-    held.wait()
+        stored: Stored) -> None:
+    writer = SqliteWriter(stored.engine, wait=0.2)
+    other = another_writer(stored.path, 1.0)
     began = time.monotonic()
     with pytest.raises(DBAPIError, match="locked"), writer.transaction() as connection:
         connection.exec_driver_sql("UPDATE games SET status = 'x'")
@@ -69,44 +86,31 @@ def test_a_writer_that_cannot_get_the_lock_gives_up_with_a_database_error(
     with writer.transaction() as connection:         # free again: it writes
         connection.exec_driver_sql("UPDATE games SET status = 'x'")
     writer.close()
-    engine.dispose()
 
 
 def test_the_log_is_moved_into_the_database_file_by_the_checkpoint_thread(
-        tmp_path: Path) -> None:
-    path = tmp_path / "games.sqlite"
-    engine = make_engine(f"sqlite:///{path}")
-    service = GameService(engine)
-    try:
-        game = service.create(Rules(), "solo", 0, [SeatSpec("Ann")])
-        time.sleep(1.2)                                 # two checkpoint periods
-        # Read the database file alone, as if the log were lost: the game is in it.
-        with sqlite3.connect(f"file:{path}?immutable=1", uri=True) as check:
-            found = check.execute("SELECT id FROM games").fetchall()
-        assert found == [(game["id"],)]
-    finally:
-        service.close()
-        engine.dispose()
+        stored: Stored) -> None:
+    game = stored.service.create(Rules(), "solo", 0, [SeatSpec("Ann")])
+    time.sleep(1.2)                                     # two checkpoint periods
+    # Read the database file alone, as if the log were lost: the game is in it.
+    with sqlite3.connect(f"file:{stored.path}?immutable=1", uri=True) as check:
+        found = check.execute("SELECT id FROM games").fetchall()
+    assert found == [(game["id"],)]
 
 
 def test_a_finished_game_leaves_memory_and_reads_back_from_the_database(
-        tmp_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{tmp_path / 'games.sqlite'}")
-    service = GameService(engine)
-    try:
-        state = service.create(Rules(), "solo", 0, [SeatSpec("Ann")])
-        game, token = state["id"], state["tokens"]["0"]
-        while state["status"] != "over":
-            kind = state["pending"]["kind"]
-            argument = {"roll": None, "choose-dice": 2}.get(kind, state["pending"]["legal"][0]
-                                                              if kind == "shut" else None)
-            action = {"roll": "roll", "choose-dice": "dice", "shut": "shut"}[kind]
-            state = json.loads(service.act(game, token, action, argument,
-                                           state["event_count"], None))
-        assert game not in service._games             # a server keeps only games in play
-        again = service.state(game)
-        assert again["status"] == "over" and again["event_count"] == state["event_count"]
-        assert again["totals"] == state["totals"]
-    finally:
-        service.close()
-        engine.dispose()
+        stored: Stored) -> None:
+    service = stored.service
+    state = service.create(Rules(), "solo", 0, [SeatSpec("Ann")])
+    game, token = state["id"], state["tokens"]["0"]
+    while state["status"] != "over":
+        kind = state["pending"]["kind"]
+        argument = {"roll": None, "choose-dice": 2}.get(kind, state["pending"]["legal"][0]
+                                                          if kind == "shut" else None)
+        action = {"roll": "roll", "choose-dice": "dice", "shut": "shut"}[kind]
+        state = json.loads(service.act(game, token, action, argument, state["event_count"],
+                                       None))
+    assert game not in service._games                 # a server keeps only games in play
+    again = service.state(game)
+    assert again["status"] == "over" and again["event_count"] == state["event_count"]
+    assert again["totals"] == state["totals"]
