@@ -114,3 +114,14 @@ def test_a_finished_game_leaves_memory_and_reads_back_from_the_database(
     again = service.state(game)
     assert again["status"] == "over" and again["event_count"] == state["event_count"]
     assert again["totals"] == state["totals"]
+
+
+def test_a_closed_writer_closes_once_and_opens_again_when_used(stored: Stored) -> None:
+    writer = SqliteWriter(stored.engine)
+    writer.close()
+    writer.close()                                      # an app shut down twice
+    with writer.transaction() as connection:           # and started again
+        connection.exec_driver_sql("UPDATE games SET status = 'x'")
+    with stored.engine.connect() as other:             # the pool's connections are plain
+        assert other.exec_driver_sql("PRAGMA busy_timeout").scalar() == 5000
+    writer.close()

@@ -244,6 +244,7 @@ class Checkpointer:
 
     def start(self) -> None:
         if self._thread is None:
+            self._stop.clear()
             self._thread = threading.Thread(target=self._run, daemon=True,
                                             name="sqlite-checkpoints")
             self._thread.start()
@@ -284,8 +285,15 @@ class SqliteWriter:
     """
 
     def __init__(self, engine: Engine, wait: float = 5.0) -> None:
+        self.engine = engine
         self.wait = wait
-        self.connection = engine.connect()
+        self._errors: type[Exception] = engine.dialect.dbapi.Error  # type: ignore[union-attr]
+        self._turn = threading.Lock()
+        self.checkpoints = Checkpointer(engine)
+        self._open()
+
+    def _open(self) -> None:
+        self.connection = self.engine.connect()
         raw = self.connection.connection.dbapi_connection
         assert raw is not None
         raw.isolation_level = None  # BEGIN is sent here
@@ -293,15 +301,14 @@ class SqliteWriter:
         self.connection.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
         self.connection.commit()
         self._raw: Any = raw
-        self._errors: type[Exception] = engine.dialect.dbapi.Error  # type: ignore[union-attr]
-        self._turn = threading.Lock()
-        self.checkpoints = Checkpointer(engine)
         self.checkpoints.start()
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
         """A write transaction: committed at the end, rolled back on an error."""
         with self._turn:
+            if self.connection.closed:      # closed, and used again (an app started twice)
+                self._open()
             self._begin()
             try:
                 yield self.connection
@@ -331,8 +338,12 @@ class SqliteWriter:
             delay = min(delay * 2, 0.002)
 
     def close(self) -> None:
-        """Close the connection, after a last checkpoint."""
-        self.connection.close()
+        """Close the connection (not given back to the pool: its settings are this writer's),
+        after a last checkpoint."""
+        with self._turn:
+            if not self.connection.closed:
+                self.connection.invalidate()
+                self.connection.close()
         self.checkpoints.stop()
 
 
