@@ -168,7 +168,17 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
             driver_box[0].wake(game_id)
 
     service = GameService(engine, notify)
-    driver = ComputerDriver(service, pool, computer_delay, progress=hub.progress)
+    inline = engine.dialect.name == "sqlite"
+    """On SQLite a request's database work takes a fraction of a millisecond: it is done on
+    the event loop itself, which spares the hand-over to a thread and back (on PostgreSQL,
+    over a network, it runs in the thread pool)."""
+
+    async def blocking(function: Any, *arguments: Any) -> Any:
+        call = functools.partial(function, *arguments)
+        return call() if inline else await run_in_threadpool(call)
+
+    driver = ComputerDriver(service, pool, computer_delay, progress=hub.progress,
+                            blocking=blocking)
     driver_box.append(driver)
 
     @asynccontextmanager
@@ -211,15 +221,6 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         return JSONResponse({"detail": "the request is not well formed: " + "; ".join(problems),
                              "errors": json.loads(json.dumps(exc.errors()[:5], default=str))},
                             status_code=422)
-
-    inline = engine.dialect.name == "sqlite"
-    """On SQLite a request's database work takes a fraction of a millisecond: it is done on
-    the event loop itself, which spares the hand-over to a thread and back (on PostgreSQL,
-    over a network, it runs in the thread pool)."""
-
-    async def blocking(function: Any, *arguments: Any) -> Any:
-        call = functools.partial(function, *arguments)
-        return call() if inline else await run_in_threadpool(call)
 
     # --- games -------------------------------------------------------------------------
 
