@@ -168,17 +168,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
             driver_box[0].wake(game_id)
 
     service = GameService(engine, notify)
-    inline = engine.dialect.name == "sqlite"
-    """On SQLite a request's database work takes a fraction of a millisecond: it is done on
-    the event loop itself, which spares the hand-over to a thread and back (on PostgreSQL,
-    over a network, it runs in the thread pool)."""
-
-    async def blocking(function: Any, *arguments: Any) -> Any:
-        call = functools.partial(function, *arguments)
-        return call() if inline else await run_in_threadpool(call)
-
-    driver = ComputerDriver(service, pool, computer_delay, progress=hub.progress,
-                            blocking=blocking)
+    driver = ComputerDriver(service, pool, computer_delay, progress=hub.progress)
     driver_box.append(driver)
 
     @asynccontextmanager
@@ -221,6 +211,15 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         return JSONResponse({"detail": "the request is not well formed: " + "; ".join(problems),
                              "errors": json.loads(json.dumps(exc.errors()[:5], default=str))},
                             status_code=422)
+
+    inline = engine.dialect.name == "sqlite"
+    """On SQLite a request's database work takes a fraction of a millisecond: it is done on
+    the event loop itself, which spares the hand-over to a thread and back (on PostgreSQL,
+    over a network, it runs in the thread pool)."""
+
+    async def blocking(function: Any, *arguments: Any) -> Any:
+        call = functools.partial(function, *arguments)
+        return call() if inline else await run_in_threadpool(call)
 
     # --- games -------------------------------------------------------------------------
 

@@ -15,8 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Callable
 
 from starlette.concurrency import run_in_threadpool
 
@@ -36,13 +35,8 @@ class ComputerDriver:
 
     def __init__(self, service: GameService, pool: SolverPool, delay: float = 0.5,
                  scan_every: float = 2.0,
-                 progress: Callable[[str, float], None] | None = None,
-                 blocking: Callable[..., Awaitable[Any]] | None = None) -> None:
+                 progress: Callable[[str, float], None] | None = None) -> None:
         self.service = service
-        self.blocking = blocking or run_in_threadpool
-        """How the service's (database) work is run: as the app runs a request's, on the
-        event loop itself on SQLite (threads would contend with it for the interpreter), in
-        the thread pool otherwise."""
         self.progress = progress
         """Told (game id, fraction) while a long solve for the game runs."""
         self.pool = pool
@@ -79,7 +73,7 @@ class ComputerDriver:
         try:
             steps = 0
             while True:
-                step = await self.blocking(self.service.next_step, game_id)
+                step = await run_in_threadpool(self.service.next_step, game_id)
                 if step is None:
                     return
                 if step.pace == "watch" and self.delay:
@@ -92,10 +86,9 @@ class ComputerDriver:
                     await self._prepare(game_id, step.log, step.strategy)
                     action = await self.pool.run(advice.computer_action, game_id, step.log,
                                                  step.seat, step.strategy)
-                if not await self.blocking(self.service.play_step, step, action):
+                if not await run_in_threadpool(self.service.play_step, step, action):
                     return          # another server process moved it on
                 steps += 1
-                await asyncio.sleep(0)      # the others' turn between two steps
         except asyncio.CancelledError:
             raise
         except Exception:           # the game waits for the next scan; the server goes on
@@ -123,7 +116,7 @@ class ComputerDriver:
         """Every few seconds, pick up games waiting on the server that nobody moves."""
         while True:
             with contextlib.suppress(Exception):
-                for game_id in await self.blocking(
+                for game_id in await run_in_threadpool(
                         self.service.games_waiting_for_server, self.scan_every + self.delay):
                     self._drive_soon(game_id)
             await asyncio.sleep(self.scan_every)
