@@ -339,7 +339,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         await websocket.accept()
         wake = hub.watch(game_id)
         try:
-            await websocket.send_text(json.dumps({"type": "state", **state}))
+            await websocket.send_text(Batch.of(state).message)
             sent = int(state["event_count"])
             told: str | None = None
             while True:
@@ -373,7 +373,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
                     await websocket.close(code=1013, reason="the database is not answering")
                     return
                 if state["event_count"] > sent:
-                    await websocket.send_text(json.dumps({"type": "state", **state}))
+                    await websocket.send_text(Batch.of(state).message)
                     sent = int(state["event_count"])
         except (WebSocketDisconnect, RuntimeError):
             pass

@@ -108,9 +108,18 @@ class Batch:
     message: str
 
     @staticmethod
-    def of(state: dict[str, Any]) -> Batch:
+    def of(state: dict[str, Any], members: str | None = None) -> Batch:
+        """The batch of a state; ``members``: the state already encoded by
+        :func:`state_members`."""
+        members = state_members(state) if members is None else members
         return Batch(int(state["since"]), int(state["event_count"]),
-                     json.dumps({"type": "state", **state}))
+                     f'{{"type": "state", {members}, "you": []}}')
+
+
+def state_members(state: dict[str, Any]) -> str:
+    """The state's members as JSON, without its braces and without ``you`` (the seats of the
+    reader): one encoding serves a seat's answer and the watchers' message."""
+    return json.dumps({k: v for k, v in state.items() if k != "you"})[1:-1]
 
 
 @dataclass
@@ -405,10 +414,9 @@ class GameService:
                                            "load it again")
                 self._apply(loaded, seat, kind, argument)
                 state = self._state(game_id, loaded, before, [])
-                del state["you"]
-                core = json.dumps(state)[1:-1]      # one encoding for the answer and watchers
-                body = f'{{{core}, "you": [{seat}]}}'
-                batch = Batch(before, loaded.count, f'{{"type": "state", {core}, "you": []}}')
+                members = state_members(state)
+                body = f'{{{members}, "you": [{seat}]}}'
+                batch = Batch.of(state, members)
                 self._store(db, game_id, loaded, before)
             except NotYourTurnError:
                 if cached is not None:
@@ -480,8 +488,7 @@ class GameService:
                     assert action is not None
                     match.decide(action)
                 if not self._store(db, step.game_id, loaded, step.count, strict=False):
-                    self._games.pop(step.game_id, None)
-                    return False
+                    return False            # (and the game is out of memory)
             except Exception:
                 self._games.pop(step.game_id, None)
                 raise
@@ -558,7 +565,7 @@ class GameService:
                     if start == count:      # moved on here meanwhile
                         return cached
                     new = load_events(db, game_id, start)
-                    if len(new) == count - start and cached.count == start:
+                    if len(new) == count - start:
                         advance(cached.match, cached.match.events + new)
                         cached.stored = None
                         return cached

@@ -35,8 +35,8 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, OperationalError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.paths import data_dir
@@ -225,6 +225,14 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
         command.upgrade(config, revision)
 
 
+def driver_error(connection: Connection, statement: str, params: Any,
+                 error: Exception) -> DBAPIError:
+    """A driver's error, from a statement run on the driver's own connection, as the
+    SQLAlchemy error that statement would have raised through SQLAlchemy."""
+    return cast(DBAPIError, DBAPIError.instance(  # a driver's error: a DBAPIError
+        statement, params, error, connection.dialect.dbapi.Error))  # type: ignore[union-attr]
+
+
 class Checkpointer:
     """Moves a SQLite file's write-ahead log into the database from a thread of its own.
 
@@ -320,8 +328,9 @@ class SqliteWriter:
             try:
                 self._raw.execute("COMMIT")
             except self._errors as error:
-                self._raw.execute("ROLLBACK")
-                raise OperationalError("COMMIT", None, error) from None
+                if self._raw.in_transaction:
+                    self._raw.execute("ROLLBACK")
+                raise driver_error(self.connection, "COMMIT", None, error) from None
             finally:
                 self.connection.commit()
 
@@ -333,7 +342,8 @@ class SqliteWriter:
                 return
             except self._errors as error:
                 if "locked" not in str(error) or time.monotonic() > deadline:
-                    raise OperationalError("BEGIN IMMEDIATE", None, error) from None
+                    raise driver_error(self.connection, "BEGIN IMMEDIATE", None,
+                                       error) from None
             time.sleep(delay)
             delay = min(delay * 2, 0.002)
 
@@ -347,19 +357,15 @@ class SqliteWriter:
         self.checkpoints.stop()
 
 
-def sessions(engine: Engine) -> sessionmaker[Session]:
-    return sessionmaker(engine, expire_on_commit=False)
-
-
 def now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
 
 
-def load_events(session: Session | Connection, game_id: str,
+def load_events(connection: Connection, game_id: str,
                 since: int = 0) -> list[dict[str, Any]]:
-    rows = session.execute(select(EVENTS.c.data).where(EVENTS.c.game_id == game_id,
-                                                       EVENTS.c.position >= since)
-                           .order_by(EVENTS.c.position))
+    rows = connection.execute(select(EVENTS.c.data).where(EVENTS.c.game_id == game_id,
+                                                          EVENTS.c.position >= since)
+                              .order_by(EVENTS.c.position))
     return [json.loads(data) for (data,) in rows]
 
 
@@ -408,8 +414,7 @@ class HotSql:
                 return raw.executemany(statement, params)
             return raw.execute(statement, params)
         except connection.dialect.dbapi.Error as error:  # type: ignore[union-attr]
-            raise DBAPIError.instance(statement, params, error,
-                                      connection.dialect.dbapi.Error) from None  # type: ignore[union-attr]
+            raise driver_error(connection, statement, params, error) from None
 
     def stamp(self) -> Any:
         """Now, as the column stores it (SQLAlchemy's text form on SQLite)."""
@@ -417,9 +422,8 @@ class HotSql:
         return moment.isoformat(" ", "microseconds") if self.sqlite else moment
 
 
-def hot_sql(session: Session | Connection) -> HotSql:
-    bind = session.get_bind() if isinstance(session, Session) else session.engine
-    dialect = bind.dialect.name
+def hot_sql(connection: Connection) -> HotSql:
+    dialect = connection.dialect.name
     found = _HOT.get(dialect)
     if found is None:
         found = _HOT[dialect] = HotSql(dialect)
@@ -429,24 +433,19 @@ def hot_sql(session: Session | Connection) -> HotSql:
 _HOT: dict[str, HotSql] = {}
 
 
-def _connection(session: Session | Connection) -> Connection:
-    return session.connection() if isinstance(session, Session) else session
-
-
-def event_count(session: Session | Connection, game_id: str) -> int | None:
+def event_count(connection: Connection, game_id: str) -> int | None:
     """The number of stored events of the game, or None if there is no such game."""
-    sql = hot_sql(session)
-    found = sql.run(_connection(session), sql.count, {"id": game_id}).fetchone()
+    sql = hot_sql(connection)
+    found = sql.run(connection, sql.count, {"id": game_id}).fetchone()
     return None if found is None else int(found[0])
 
 
-def create_game(session: Session | Connection, game_id: str, config: dict[str, Any],
+def create_game(connection: Connection, game_id: str, config: dict[str, Any],
                 computers: list[str | None], status: str, waiting: str,
                 seats: list[dict[str, Any]]) -> None:
     """Store a new game without events, and its seats (``joined``: a bool, stored as now
     or null)."""
-    sql = hot_sql(session)
-    connection = _connection(session)
+    sql = hot_sql(connection)
     stamp = sql.stamp()
     sql.run(connection, sql.game, {
         "id": game_id, "config": json.dumps(config), "seats": json.dumps(computers),
@@ -456,13 +455,12 @@ def create_game(session: Session | Connection, game_id: str, config: dict[str, A
         for seat in seats])
 
 
-def append_events(session: Session | Connection, game_id: str, start: int,
+def append_events(connection: Connection, game_id: str, start: int,
                   events: list[dict[str, Any]], **fields: Any) -> bool:
     """Append events after the first ``start`` ones and set ``fields`` of the game; False
     (and nothing written) if the game no longer has ``start`` events, because another
     request got there first. On PostgreSQL the batch is announced on commit."""
-    sql = hot_sql(session)
-    connection = _connection(session)
+    sql = hot_sql(connection)
     moved: Any
     if not fields:
         moved = sql.run(connection, sql.step, {
@@ -473,7 +471,7 @@ def append_events(session: Session | Connection, game_id: str, start: int,
             "count": start + len(events), "updated": sql.stamp(), "status": fields["status"],
             "waiting": fields["waiting_for"], "id": game_id, "start": start})
     else:
-        moved = session.execute(
+        moved = connection.execute(
             update(GAMES).where(GAMES.c.id == game_id, GAMES.c.event_count == start)
             .values(event_count=start + len(events), updated=now(), **fields))
     if moved.rowcount != 1:
@@ -483,6 +481,5 @@ def append_events(session: Session | Connection, game_id: str, start: int,
             {"game": game_id, "position": start + offset, "data": json.dumps(item)}
             for offset, item in enumerate(events)])
         if sql.postgresql:
-            sql.run(connection, sql.notify,
-                                       {"payload": f"{game_id}:{start + len(events)}"})
+            sql.run(connection, sql.notify, {"payload": f"{game_id}:{start + len(events)}"})
     return True
