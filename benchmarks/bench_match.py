@@ -19,7 +19,10 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 from shutthebox.rules import Rules, Scoring, preset
 from shutthebox.solver.matchplay import solve_match
 
-NINE = [
+Tables = list[tuple[str, Rules, list[str]]]
+"""(name, rules, the formats whose tables are timed)."""
+
+NINE: Tables = [
     ("classic", preset("classic"), ["single", "rounds:3", "rounds:10", "elimination:45",
                                     "loser-at:100", "battle:rolls", "battle:turns"]),
     ("pub", preset("pub"), ["elimination:45", "loser-at:100"]),
@@ -27,7 +30,7 @@ NINE = [
     ("children-two-tiles", preset("children-two-tiles"), ["loser-at:100"]),
     ("covered", preset("covered"), ["single", "race:200"]),
 ]
-TWELVE = [
+TWELVE: Tables = [
     ("box-12", preset("box-12"), ["single", "rounds:3", "elimination:45", "loser-at:100",
                                   "battle:rolls", "battle:turns"]),
     ("family-12", preset("family-12"), ["loser-at:100"]),
@@ -47,20 +50,20 @@ def timed(name: str, rules: Rules, text: str, goal: float) -> float:
 def main() -> None:
     solve_match(Rules(tiles=4), "loser-at:20", disk=False)   # warm the compiled kernels
     solve_match(Rules(tiles=4), "battle:rolls", disk=False)
-    worst = 0.0
-    print("9 tiles (goal: under 5 s each)")
-    for name, rules, formats in NINE:
-        for text in formats:
-            worst = max(worst, timed(name, rules, text, 5.0))
-    print(f"slowest 9-tile table: {worst:.2f} s")
+    slowest(9, NINE, 5.0)
     if "--quick" in sys.argv:
         return
+    slowest(12, TWELVE, 60.0)
+
+
+def slowest(tiles: int, tables: Tables, goal: float) -> None:
+    """Time each table of ``tables`` against ``goal`` seconds, and print the slowest."""
     worst = 0.0
-    print("12 tiles (goal: under 60 s each)")
-    for name, rules, formats in TWELVE:
+    print(f"{tiles} tiles (goal: under {goal:.0f} s each)")
+    for name, rules, formats in tables:
         for text in formats:
-            worst = max(worst, timed(name, rules, text, 60.0))
-    print(f"slowest 12-tile table: {worst:.2f} s")
+            worst = max(worst, timed(name, rules, text, goal))
+    print(f"slowest {tiles}-tile table: {worst:.2f} s")
 
 
 if __name__ == "__main__":

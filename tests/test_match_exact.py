@@ -24,6 +24,21 @@ from shutthebox.tiles import Tiles
 from shutthebox.turn import legal_moves
 
 
+def best_roll(rules: Rules, tiles: Tiles, after: Callable[[Tiles], float],
+              stuck: Callable[[Tiles], float]) -> float:
+    """The best expected value over the dice choices of one roll from ``tiles``: ``after``
+    the best move, or ``stuck`` with the tiles still open when no move fits."""
+    best = -1.0
+    for dice in rules.dice_choices(tiles):
+        total = 0.0
+        for roll, p in roll_outcomes(dice):
+            moves = legal_moves(rules, tiles, roll)
+            total += float(p) * (max(after(tiles & ~m) for m in moves) if moves
+                                 else stuck(tiles))
+        best = max(best, total)
+    return best
+
+
 def best_turn(rules: Rules, start: Tiles, final: Callable[[Tiles], float]) -> float:
     """The best expected final value of a turn from ``start``, by plain recursion."""
     ending = cache(final)
@@ -32,15 +47,7 @@ def best_turn(rules: Rules, start: Tiles, final: Callable[[Tiles], float]) -> fl
     def value(open_tiles: Tiles) -> float:
         if open_tiles == 0:
             return ending(0)
-        best = -1.0
-        for dice in rules.dice_choices(open_tiles):
-            total = 0.0
-            for roll, p in roll_outcomes(dice):
-                moves = legal_moves(rules, open_tiles, roll)
-                total += float(p) * (max(value(open_tiles & ~m) for m in moves) if moves
-                                     else ending(open_tiles))
-            best = max(best, total)
-        return best
+        return best_roll(rules, open_tiles, value, ending)
 
     return value(start)
 
@@ -128,15 +135,7 @@ def reference_battle(rules: Rules, reading: BattleReading) -> float:
             if reading is BattleReading.TURNS:
                 new[tiles] = best_turn(rules, tiles, after)
                 continue
-            best = -1.0
-            for dice in rules.dice_choices(tiles):
-                total = 0.0
-                for roll, p in roll_outcomes(dice):
-                    moves = legal_moves(rules, tiles, roll)
-                    total += float(p) * (max(after(tiles & ~m) for m in moves) if moves
-                                         else after(tiles))
-                best = max(best, total)
-            new[tiles] = best
+            new[tiles] = best_roll(rules, tiles, after, after)
         return new
 
     for _ in range(100_000):

@@ -23,11 +23,9 @@ def run(args: list[str], home: Path, stdin: str = "") -> subprocess.CompletedPro
                           capture_output=True, text=True, timeout=120, env=env)
 
 
-def planned_answers(seed: int) -> tuple[list[str], int]:
-    """The answers a player shutting the first legal move gives, and the final score,
-    found by playing the same seeded game through the engine."""
-    match = Match(MatchConfig(Rules(), GameFormat.parse("solo"), ("Ann",)))
-    rng = random.Random(seed)
+def answers_shutting_first_moves(match: Match, rng: random.Random) -> list[str]:
+    """Play the match out, shutting the first legal move each time; answer what a player
+    types for those moves."""
     answers = []
     while not match.is_over:
         if match.pending.is_chance:
@@ -38,6 +36,14 @@ def planned_answers(seed: int) -> tuple[list[str], int]:
             move = turn.legal_actions()[0]
             answers.append(format_tiles(move))
             match.decide(move)
+    return answers
+
+
+def planned_answers(seed: int) -> tuple[list[str], int]:
+    """The answers a player shutting the first legal move gives, and the final score,
+    found by playing the same seeded game through the engine."""
+    match = Match(MatchConfig(Rules(), GameFormat.parse("solo"), ("Ann",)))
+    answers = answers_shutting_first_moves(match, random.Random(seed))
     return answers, match.round_scores[0]
 
 

@@ -22,7 +22,7 @@ from shutthebox.terminal.game import Outcome, TerminalGame
 from shutthebox.terminal.saved import find_game, personal_best, saved_games
 from shutthebox.terminal.session import GameSession
 from shutthebox.terminal.words import narrate, one_die_note, winners_line
-from shutthebox.tiles import format_tiles
+from tests.test_play_cli import answers_shutting_first_moves
 
 
 @pytest.fixture(autouse=True)
@@ -52,18 +52,8 @@ def answer(answers: Iterator[str], prompt: str) -> str:
 
 def first_moves(session: GameSession) -> list[str]:
     """Answers that shut the first legal move, found by playing a copy of the game."""
-    copy = replay(session.match.to_log())
-    rng = random.Random(session.seed)
-    answers = []
-    while not copy.is_over:
-        if copy.pending.is_chance:
-            copy.roll(rng)
-        else:
-            turn = copy.pending.turn
-            assert turn is not None
-            answers.append(format_tiles(turn.legal_actions()[0]))
-            copy.decide(turn.legal_actions()[0])
-    return answers
+    return answers_shutting_first_moves(replay(session.match.to_log()),
+                                        random.Random(session.seed))
 
 
 def test_the_setup_questions_ask_again_after_a_bad_answer(monkeypatch: pytest.MonkeyPatch
