@@ -405,6 +405,35 @@ def test_a_watcher_sees_each_event_as_it_is_stored_and_resumes_where_it_left(
         assert missed["events"] == moved["events"]
 
 
+def test_a_feed_lets_go_of_a_client_that_left_and_closes_once_the_game_is_over(
+        client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    state = new_game(client, players=[{"name": "Ann"}])
+    hub = client.app.state.hub        # type: ignore[attr-defined]
+    url = f"/api/games/{state['id']}/live?since=0"
+    with client.websocket_connect(url) as live:
+        live.receive_json()
+        assert hub.watching(state["id"]) == 1
+    deadline = time.monotonic() + 5    # the handler notices at once, not at its next ping
+    while hub.watching(state["id"]) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert hub.watching(state["id"]) == 0
+    with client.websocket_connect(url) as live:
+        live.receive_json()
+        over = play_out(client, state, state["tokens"])
+        while (heard := live.receive_json())["event_count"] < over["event_count"]:
+            pass
+        assert heard["status"] == "over"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            live.receive_json()
+        assert closed.value.code == 4000
+    with client.websocket_connect(url) as late, pytest.raises(WebSocketDisconnect) as closed:
+        assert late.receive_json()["status"] == "over"
+        late.receive_json()
+    assert closed.value.code == 4000
+
+
 def test_watching_an_unknown_game_is_refused(client: TestClient) -> None:
     from starlette.websockets import WebSocketDisconnect
 

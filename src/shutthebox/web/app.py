@@ -129,6 +129,23 @@ REFUSALS: dict[type[Exception], tuple[int, str | None, dict[str, str] | None]] =
 message) and extra headers. The most specific class of an error decides."""
 
 
+GAME_OVER_CLOSE = 4000
+"""The close code of a live feed whose game is over: nothing more will come."""
+
+
+async def _until_disconnect(websocket: WebSocket, gone: asyncio.Event,
+                            wake: asyncio.Event) -> None:
+    """Read (and drop) what a live client sends until it leaves; then wake its handler."""
+    try:
+        while (await websocket.receive())["type"] != "websocket.disconnect":
+            pass
+    except RuntimeError:        # the server closed the feed first
+        pass
+    finally:
+        gone.set()
+        wake.set()
+
+
 def refusal(exc: Exception) -> tuple[int, str, dict[str, str] | None]:
     """The status, detail and headers of the answer to ``exc`` (which must be in
     :data:`REFUSALS`, or a subclass of one)."""
@@ -326,7 +343,8 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     @app.websocket("/api/games/{game_id}/live")
     async def live(websocket: WebSocket, game_id: str, since: int = 0) -> None:
         """Every stored event of the game as it happens: a ``state`` message with the events
-        from ``since``, then one whenever more are stored."""
+        from ``since``, then one whenever more are stored. Once the game is over and its
+        last state sent, the server closes the feed (code 4000: nothing more will come)."""
         since = max(0, min(since, 10**9))
         try:
             state = await blocking(service.state, game_id, since)
@@ -338,11 +356,16 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
             return
         await websocket.accept()
         wake = hub.watch(game_id)
+        gone = asyncio.Event()
+        # A client that leaves is noticed at once (its handler, and all it holds, let go),
+        # not at the next message or ping sent to it.
+        reader = asyncio.create_task(_until_disconnect(websocket, gone, wake))
         try:
             await websocket.send_text(Batch.of(state).message)
             sent = int(state["event_count"])
+            over = state["status"] == "over"
             told: str | None = None
-            while True:
+            while not over:
                 try:
                     async with asyncio.timeout(20):     # no task per wait, as wait_for makes
                         await wake.wait()
@@ -350,14 +373,16 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
                     await websocket.send_text('{"type": "ping"}')
                     continue
                 wake.clear()
+                if gone.is_set():
+                    return
                 news = hub.take_progress(game_id)
                 if news is not None and news != told:
                     await websocket.send_text(news)
                     told = news
-                message = hub.message_after(game_id, sent)
-                if message is not None:     # the new events as the process stored them
-                    await websocket.send_text(message[1])
-                    sent = message[0]
+                batch = hub.batch_after(game_id, sent)
+                if batch is not None:       # the new events as the process stored them
+                    await websocket.send_text(batch.message)
+                    sent, over = batch.count, batch.over
                     continue
                 known = hub.known_count(game_id)
                 if known is not None and known <= sent:
@@ -375,10 +400,13 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
                 if state["event_count"] > sent:
                     await websocket.send_text(Batch.of(state).message)
                     sent = int(state["event_count"])
+                    over = state["status"] == "over"
+            await websocket.close(code=GAME_OVER_CLOSE, reason="the game is over")
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
             hub.unwatch(game_id, wake)
+            reader.cancel()
 
     # --- coaching ----------------------------------------------------------------------
 

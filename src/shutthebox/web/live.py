@@ -70,13 +70,17 @@ class LiveHub:
                 self._latest.pop(game_id, None)
                 self._progress.pop(game_id, None)
 
-    def message_after(self, game_id: str, sent: int) -> tuple[int, str] | None:
-        """The live message for a watcher that has ``sent`` events, if this process stored
-        the batch that follows them (no database read then): (event count, message)."""
+    def watching(self, game_id: str) -> int:
+        """How many clients of this process watch the game."""
+        return len(self._watchers.get(game_id, ()))
+
+    def batch_after(self, game_id: str, sent: int) -> Batch | None:
+        """The batch that follows a watcher's ``sent`` events, if this process stored it
+        (no database read then)."""
         latest = self._latest.get(game_id)
         if latest is None or latest.since != sent:
             return None
-        return latest.count, latest.message
+        return latest
 
     def progress(self, game_id: str, fraction: float) -> None:
         """Tell the game's watchers how far the server's long solve for it is (from the

@@ -106,6 +106,8 @@ class Batch:
     since: int
     count: int
     message: str
+    over: bool = False
+    """Whether the game is over after the batch."""
 
     @staticmethod
     def of(state: dict[str, Any], members: str | None = None) -> Batch:
@@ -113,7 +115,7 @@ class Batch:
         :func:`state_members`."""
         members = state_members(state) if members is None else members
         return Batch(int(state["since"]), int(state["event_count"]),
-                     f'{{"type": "state", {members}, "you": []}}')
+                     f'{{"type": "state", {members}, "you": []}}', state["status"] == "over")
 
 
 def state_members(state: dict[str, Any]) -> str:

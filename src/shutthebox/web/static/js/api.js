@@ -167,7 +167,8 @@ export function live(id, since, onState, onProgress = () => {}) {
       onState(state);
     });
     socket.addEventListener("close", (event) => {
-      if (closed || event.code === 4404) return;     // 4404: no such game, nothing to follow
+      // 4404: no such game; 4000: the game is over and its last state came: nothing to follow
+      if (closed || event.code === 4404 || event.code === 4000) return;
       setTimeout(open, delay);
       delay = Math.min(delay * 2, 8000);
     });
