@@ -34,7 +34,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import connect
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Response
+from websockets.uri import parse_uri
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.webserver import Server, postgres_problem, postgres_schema
@@ -80,16 +83,78 @@ class Client:
             self._streams[1].close()
 
 
+class Watcher:
+    """A lean live client: the websockets library's protocol (handshake, frames, close)
+    driven over plain asyncio streams, without its connection layer's tasks and timers,
+    which cost the client about as much as the server's whole answer."""
+
+    def __init__(self, url: str) -> None:
+        self.protocol = ClientProtocol(parse_uri(url), max_size=2**22)
+        self.url = url
+        self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self._pending: list[str] = []
+        self._events: list[Any] = []
+        self._ended = False
+
+    async def open(self) -> None:
+        uri = parse_uri(self.url)
+        self._streams = await asyncio.open_connection(uri.host, uri.port)
+        self.protocol.send_request(self.protocol.connect())
+        self._flush()
+        while not isinstance(await self._event(), Response):
+            pass
+        if self.protocol.handshake_exc is not None:
+            raise self.protocol.handshake_exc
+
+    async def recv(self) -> str | None:
+        """The next text message; None once the server closed the feed."""
+        while not self._pending:
+            event = await self._event()
+            if event is None:
+                return None
+            if isinstance(event, Frame) and event.opcode is Opcode.TEXT:
+                assert event.fin, "the server sends whole messages"
+                self._pending.append(bytes(event.data).decode())
+        return self._pending.pop(0)
+
+    async def _event(self) -> Response | Frame | None:
+        assert self._streams is not None
+        reader = self._streams[0]
+        while not self._events:
+            self._events.extend(self.protocol.events_received())
+            self._flush()               # pongs and the closing handshake's answers
+            if self._events or self._ended:
+                break
+            data = await reader.read(65536)
+            if data:
+                self.protocol.receive_data(data)
+            else:
+                self.protocol.receive_eof()
+                self._ended = True
+        return self._events.pop(0) if self._events else None
+
+    def _flush(self) -> None:
+        assert self._streams is not None
+        out = self.protocol.data_to_send()
+        if out:
+            self._streams[1].write(b"".join(out))
+
+    def close(self) -> None:
+        if self._streams is not None:
+            self._streams[1].close()
+
+
 async def watch(url: str, game_id: str, since: int, sent: dict[int, float],
                 seen: list[float], stop: float) -> None:
     """The game's live client: for each move, the time from its request to the watcher."""
-    ws_url = url.replace("http://", "ws://") + f"/api/games/{game_id}/live?since={since}"
-    async with connect(ws_url, max_size=2**22) as live:
+    live = Watcher(url.replace("http://", "ws://") + f"/api/games/{game_id}/live?since={since}")
+    await live.open()
+    try:
         while time.monotonic() < stop:
-            try:
-                message = json.loads(await asyncio.wait_for(live.recv(), timeout=1.0))
-            except TimeoutError:
-                continue
+            text = await live.recv()        # (the player cancels this task at the end)
+            if text is None:
+                return
+            message = json.loads(text)
             if message.get("type") != "state":
                 continue
             arrived = time.perf_counter()
@@ -98,6 +163,8 @@ async def watch(url: str, game_id: str, since: int, sent: dict[int, float],
                     seen.append(arrived - sent.pop(count))
             if message["status"] == "over":
                 return
+    finally:
+        live.close()
 
 
 async def player(url: str, stop: float, interval: float, latencies: list[float],
