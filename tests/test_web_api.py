@@ -441,6 +441,12 @@ def test_watching_an_unknown_game_is_refused(client: TestClient) -> None:
             client.websocket_connect("/api/games/nope/live") as live:
         live.receive_json()
     assert closed.value.code == 4404
+    state = new_game(client, players=[{"name": "Ann"}])
+    for since in ("-1", "soon", "1" * 11):
+        with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect(
+                f"/api/games/{state['id']}/live?since={since}") as live:
+            live.receive_json()
+        assert closed.value.code == 1008 and "event number" in closed.value.reason
 
 
 # --- storage ------------------------------------------------------------------------

@@ -22,7 +22,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -40,7 +40,7 @@ from shutthebox.web.advice import SolverPool
 from shutthebox.web.computers import ComputerDriver
 from shutthebox.web.guard import LOOPBACK_HOSTS, Guard, RateLimits
 from shutthebox.web.lane import ActionLane
-from shutthebox.web.live import LiveHub
+from shutthebox.web.live import LiveFeed, LiveHub
 from shutthebox.web.seats import (
     ForbiddenError,
     InviteNotFoundError,
@@ -127,23 +127,6 @@ REFUSALS: dict[type[Exception], tuple[int, str | None, dict[str, str] | None]] =
 }
 """The answer to each refusal the service raises: status, detail (None: the error's own
 message) and extra headers. The most specific class of an error decides."""
-
-
-GAME_OVER_CLOSE = 4000
-"""The close code of a live feed whose game is over: nothing more will come."""
-
-
-async def _until_disconnect(websocket: WebSocket, gone: asyncio.Event,
-                            wake: asyncio.Event) -> None:
-    """Read (and drop) what a live client sends until it leaves; then wake its handler."""
-    try:
-        while (await websocket.receive())["type"] != "websocket.disconnect":
-            pass
-    except RuntimeError:        # the server closed the feed first
-        pass
-    finally:
-        gone.set()
-        wake.set()
 
 
 def refusal(exc: Exception) -> tuple[int, str, dict[str, str] | None]:
@@ -340,74 +323,6 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
 
     # --- live updates ------------------------------------------------------------------
 
-    @app.websocket("/api/games/{game_id}/live")
-    async def live(websocket: WebSocket, game_id: str, since: int = 0) -> None:
-        """Every stored event of the game as it happens: a ``state`` message with the events
-        from ``since``, then one whenever more are stored. Once the game is over and its
-        last state sent, the server closes the feed (code 4000: nothing more will come)."""
-        since = max(0, min(since, 10**9))
-        try:
-            state = await blocking(service.state, game_id, since)
-        except GameNotFoundError as exc:
-            await websocket.close(code=4404, reason=str(exc)[:120])
-            return
-        except DBAPIError:
-            await websocket.close(code=1013, reason="the database is not answering")
-            return
-        await websocket.accept()
-        wake = hub.watch(game_id)
-        gone = asyncio.Event()
-        # A client that leaves is noticed at once (its handler, and all it holds, let go),
-        # not at the next message or ping sent to it.
-        reader = asyncio.create_task(_until_disconnect(websocket, gone, wake))
-        try:
-            await websocket.send_text(Batch.of(state).message)
-            sent = int(state["event_count"])
-            over = state["status"] == "over"
-            told: str | None = None
-            while not over:
-                try:
-                    async with asyncio.timeout(20):     # no task per wait, as wait_for makes
-                        await wake.wait()
-                except TimeoutError:
-                    await websocket.send_text('{"type": "ping"}')
-                    continue
-                wake.clear()
-                if gone.is_set():
-                    return
-                news = hub.take_progress(game_id)
-                if news is not None and news != told:
-                    await websocket.send_text(news)
-                    told = news
-                batch = hub.batch_after(game_id, sent)
-                if batch is not None:       # the new events as the process stored them
-                    await websocket.send_text(batch.message)
-                    sent, over = batch.count, batch.over
-                    continue
-                known = hub.known_count(game_id)
-                if known is not None and known <= sent:
-                    continue            # nothing this watcher has not had
-                # Behind by more than a batch: from memory when this process has the game
-                # as far as anyone has told it (a busy server must not start reading the
-                # database for its watchers), else from the database.
-                state = service.state_in_memory(game_id, sent, known)
-                try:
-                    if state is None:
-                        state = await blocking(service.state, game_id, sent)
-                except DBAPIError:
-                    await websocket.close(code=1013, reason="the database is not answering")
-                    return
-                if state["event_count"] > sent:
-                    await websocket.send_text(Batch.of(state).message)
-                    sent = int(state["event_count"])
-                    over = state["status"] == "over"
-            await websocket.close(code=GAME_OVER_CLOSE, reason="the game is over")
-        except (WebSocketDisconnect, RuntimeError):
-            pass
-        finally:
-            hub.unwatch(game_id, wake)
-            reader.cancel()
-
     # --- coaching ----------------------------------------------------------------------
 
     async def solver_work(game_id: str, authorization: str | None, function: Any,
@@ -503,7 +418,8 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
               name="swagger")
     app.mount("/docs-assets/own", StaticFiles(directory=DOCS), name="docs")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.add_middleware(ActionLane, perform=perform, refusal=refusal)
+    app.add_middleware(ActionLane, perform=perform, refusal=refusal,
+                       live=LiveFeed(service, hub, blocking))
     app.add_middleware(Guard, allowed_hosts=allowed_hosts, limits=limits)
     return app
 

@@ -7,6 +7,9 @@ resolution and pydantic models, which cost about as much as the move itself. Eve
 else, a body of another shape included, goes on to the FastAPI routes unchanged, so that
 the API's description, its lax parsing and its 422 messages stay in one place. Refusals
 are answered with the same table as the routes' (:func:`shutthebox.web.app.refusal`).
+
+A game's live feed (the WebSocket ``/api/games/{id}/live``, opened by every watcher of every
+game) is taken here to :class:`shutthebox.web.live.LiveFeed` the same way.
 """
 
 from __future__ import annotations
@@ -23,8 +26,11 @@ Perform = Callable[[str, str | None, str, Any, int | None, str | None, int | Non
 """(game id, Authorization header, action, its argument, event number, Idempotency-Key,
 seat) -> the answer as JSON."""
 Refusal = Callable[[Exception], tuple[int, str, dict[str, str] | None]]
+Feed = Callable[[Scope, Receive, Send, str], Awaitable[None]]
+"""A game's live feed (WebSocket): (scope, receive, send, game id)."""
 
 ACTION_PATH = re.compile(r"/api/games/([0-9a-f]{32})/(roll|dice|shut)")
+LIVE_PATH = re.compile(r"/api/games/([^/]{1,64})/live")
 ARGUMENT = {"roll": None, "dice": "dice", "shut": "tiles"}
 MAX_EVENT = 10**9
 MAX_SEAT = 11
@@ -69,14 +75,24 @@ def parse_action(kind: str, body: bytes) -> tuple[Any, int | None, int | None] |
 
 
 class ActionLane:
-    """The middleware: well-formed actions to ``perform``, all else to ``app``."""
+    """The middleware: well-formed actions to ``perform``, a game's live feed to ``live``,
+    all else to ``app``."""
 
-    def __init__(self, app: ASGIApp, perform: Perform, refusal: Refusal) -> None:
+    def __init__(self, app: ASGIApp, perform: Perform, refusal: Refusal, live: Feed
+                 ) -> None:
         self.app = app
         self.perform = perform
         self.refusal = refusal
+        self.live = live
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            feed = LIVE_PATH.fullmatch(scope["path"])
+            if feed is not None:
+                await self.live(scope, receive, send, feed[1])
+            else:
+                await self.app(scope, receive, send)
+            return
         found = (ACTION_PATH.fullmatch(scope["path"])
                  if scope["type"] == "http" and scope["method"] == "POST" else None)
         if found is None:

@@ -15,19 +15,28 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
+from urllib.parse import parse_qs
 
 from sqlalchemy import text
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError
 from starlette.concurrency import run_in_threadpool
 
-from shutthebox.web.service import Batch
+from shutthebox.web.guard import Receive, Scope, Send
+from shutthebox.web.service import Batch, GameNotFoundError, GameService
 from shutthebox.web.storage import NOTIFY_CHANNEL, is_postgresql
 
 log = logging.getLogger(__name__)
 
 POLL_SECONDS = 0.05
+PING_SECONDS = 20.0
+GAME_OVER_CLOSE = 4000
+"""The close code of a feed whose game is over: its last state was sent, nothing follows."""
+NO_GAME_CLOSE = 4404
+DATABASE_AWAY_CLOSE = 1013
+BAD_REQUEST_CLOSE = 1008
 
 
 class LiveHub:
@@ -184,6 +193,119 @@ class LiveHub:
                 log.debug("live listener lost its connection", exc_info=True)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)
+
+
+class LiveFeed:
+    """The WebSocket ``/api/games/{id}/live?since=N``, a plain ASGI endpoint (the feed is
+    opened once per watcher and game, and speaks in a few fixed messages: no routing, no
+    validation models): a ``state`` message with the events from ``since``, then one
+    whenever more are stored, a ``progress`` message while the server's long solve for the
+    game runs, and a ``ping`` after 20 quiet seconds. A client that leaves is let go at
+    once; once the game is over and its last state sent, the feed is closed with
+    :data:`GAME_OVER_CLOSE`. An unknown game is refused with :data:`NO_GAME_CLOSE`.
+
+    ``blocking(function, *arguments)`` runs the service's database work."""
+
+    def __init__(self, service: GameService, hub: LiveHub,
+                 blocking: Callable[..., Awaitable[Any]]) -> None:
+        self.service = service
+        self.hub = hub
+        self.blocking = blocking
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send, game_id: str
+                       ) -> None:
+        if (await receive())["type"] != "websocket.connect":
+            return
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        since_text = query.get("since", ["0"])[0]
+        if not since_text.isdigit() or len(since_text) > 10:
+            await _close(send, BAD_REQUEST_CLOSE, f"since must be an event number, not "
+                         f"{since_text[:20]!r}")
+            return
+        since = min(int(since_text), 10**9)
+        try:
+            state = await self.blocking(self.service.state, game_id, since)
+        except GameNotFoundError as exc:
+            await _close(send, NO_GAME_CLOSE, str(exc))
+            return
+        except DBAPIError:
+            await _close(send, DATABASE_AWAY_CLOSE, "the database is not answering")
+            return
+        await send({"type": "websocket.accept"})
+        wake = self.hub.watch(game_id)
+        gone = asyncio.Event()
+        reader = asyncio.create_task(_until_disconnect(receive, gone, wake))
+        try:
+            await self._follow(send, game_id, state, wake, gone)
+        except OSError:             # the client went away while a message was sent
+            pass
+        finally:
+            self.hub.unwatch(game_id, wake)
+            reader.cancel()
+
+    async def _follow(self, send: Send, game_id: str, state: dict[str, Any],
+                      wake: asyncio.Event, gone: asyncio.Event) -> None:
+        hub, service = self.hub, self.service
+
+        async def text(message: str) -> None:
+            await send({"type": "websocket.send", "text": message})
+
+        await text(Batch.of(state).message)
+        sent = int(state["event_count"])
+        over = state["status"] == "over"
+        told: str | None = None
+        while not over:
+            try:
+                async with asyncio.timeout(PING_SECONDS):    # no task per wait (wait_for)
+                    await wake.wait()
+            except TimeoutError:
+                await text('{"type": "ping"}')
+                continue
+            wake.clear()
+            if gone.is_set():
+                return
+            news = hub.take_progress(game_id)
+            if news is not None and news != told:
+                await text(news)
+                told = news
+            batch = hub.batch_after(game_id, sent)
+            if batch is not None:           # the new events as this process stored them
+                await text(batch.message)
+                sent, over = batch.count, batch.over
+                continue
+            known = hub.known_count(game_id)
+            if known is not None and known <= sent:
+                continue                # nothing this watcher has not had
+            # Behind by more than a batch: from memory when this process has the game as
+            # far as anyone has told it (a busy server must not start reading the database
+            # for its watchers), else from the database.
+            found = service.state_in_memory(game_id, sent, known)
+            try:
+                if found is None:
+                    found = await self.blocking(service.state, game_id, sent)
+            except DBAPIError:
+                await _close(send, DATABASE_AWAY_CLOSE, "the database is not answering")
+                return
+            if found["event_count"] > sent:
+                await text(Batch.of(found).message)
+                sent = int(found["event_count"])
+                over = found["status"] == "over"
+        await _close(send, GAME_OVER_CLOSE, "the game is over")
+
+
+async def _close(send: Send, code: int, reason: str) -> None:
+    await send({"type": "websocket.close", "code": code, "reason": reason[:120]})
+
+
+async def _until_disconnect(receive: Receive, gone: asyncio.Event, wake: asyncio.Event
+                            ) -> None:
+    """Read (and drop) what a live client sends until it leaves; then wake its handler."""
+    try:
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+    finally:
+        gone.set()
+        wake.set()
 
 
 def call_in_loop(loop: asyncio.AbstractEventLoop, callback: Callable[..., object],
