@@ -55,6 +55,7 @@ from shutthebox.web.storage import (
     event_count,
     load_events,
     now,
+    record_results,
 )
 from shutthebox.web.words import format_text, rules_text
 
@@ -628,11 +629,11 @@ class GameService:
             if item["type"] == "turn-end":
                 scores[item["seat"]].append(item["score"])
                 shut_boxes[item["seat"]] += int(item["shut_box"])
-        db.execute(insert(RESULTS), [
-            {"game_id": game_id, "seat": seat, "player": name, "rules": match.rules.to_dict(),
-             "format": str(match.config.format),
+        rules, fmt = match.rules.to_dict(), str(match.config.format)
+        record_results(db, game_id, [
+            {"seat": seat, "player": name, "rules": rules, "format": fmt,
              "won": 1 / len(match.winners) if seat in match.winners else 0.0,
-             "scores": scores[seat], "shut_boxes": shut_boxes[seat], "finished": now()}
+             "scores": scores[seat], "shut_boxes": shut_boxes[seat]}
             for seat, name in enumerate(match.players)])
 
     def _state(self, game_id: str, loaded: _Loaded, since: int,

@@ -391,6 +391,10 @@ class HotSql:
         self.append = (f"INSERT INTO events (game_id, position, data) "
                        f"VALUES ({p('game')}, {p('position')}, {p('data')})")
         self.notify = f"SELECT pg_notify('{NOTIFY_CHANNEL}', {p('payload')})"
+        self.result = ("INSERT INTO results (game_id, seat, player, rules, format, won, "
+                       f"scores, shut_boxes, finished) VALUES ({p('game_id')}, {p('seat')}, "
+                       f"{p('player')}, {p('rules')}, {p('format')}, {p('won')}, "
+                       f"{p('scores')}, {p('shut_boxes')}, {p('finished')})")
         self.game = ("INSERT INTO games (id, config, seats, status, waiting_for, event_count, "
                      f"created, updated) VALUES ({p('id')}, {p('config')}, {p('seats')}, "
                      f"{p('status')}, {p('waiting')}, 0, {p('now')}, {p('now')})")
@@ -453,6 +457,17 @@ def create_game(connection: Connection, game_id: str, config: dict[str, Any],
     sql.run(connection, sql.seat, [
         {**seat, "game_id": game_id, "joined": stamp if seat["joined"] else None}
         for seat in seats])
+
+
+def record_results(connection: Connection, game_id: str, rows: list[dict[str, Any]]
+                   ) -> None:
+    """Store a finished game's result for each player (``seat``, ``player``, ``rules``,
+    ``format``, ``won``, ``scores``, ``shut_boxes``), finished now."""
+    sql = hot_sql(connection)
+    stamp = sql.stamp()
+    sql.run(connection, sql.result, [
+        {**row, "game_id": game_id, "rules": json.dumps(row["rules"]),
+         "scores": json.dumps(row["scores"]), "finished": stamp} for row in rows])
 
 
 def append_events(connection: Connection, game_id: str, start: int,
