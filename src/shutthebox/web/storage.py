@@ -169,10 +169,12 @@ def make_engine(url: str | None = None, migrate: bool = True) -> Engine:
         # the event loop and the live listener, so that nothing waits for a connection and
         # none is opened and closed again per request (a pool of 8 with 40 more "overflow"
         # connections, closed when given back, had PostgreSQL start a backend for most
-        # moves under load).
+        # moves under load). No ping before each use (a round trip of the five of a move):
+        # a connection found dead fails its request (503) and has the pool drop every
+        # connection made before it, so the next request connects afresh.
         engine = create_engine(
             parsed, connect_args={"check_same_thread": False} if sqlite else {},
-            pool_pre_ping=not sqlite, pool_size=44, max_overflow=20)
+            pool_size=44, max_overflow=20)
     except (ArgumentError, NoSuchModuleError, ImportError) as error:
         raise StorageError(f"cannot use the database URL {safe_url(url)!r}: "
                            f"{_scrub(str(error), url)}") from None
