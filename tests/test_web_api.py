@@ -434,6 +434,30 @@ def test_a_feed_lets_go_of_a_client_that_left_and_closes_once_the_game_is_over(
     assert closed.value.code == 4000
 
 
+def test_a_long_running_server_keeps_a_bounded_number_of_games_and_tokens_at_hand(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from shutthebox.web import service as module
+
+    monkeypatch.setattr(module, "GAMES_IN_MEMORY", 3)
+    monkeypatch.setattr(module, "HOLDERS_IN_MEMORY", 4)
+    service = client.app.state.service        # type: ignore[attr-defined]
+    games = [new_game(client, players=[{"name": f"P{i}"}]) for i in range(8)]
+    for game in games:                          # spectators read finished and open games
+        assert client.get(f"/api/games/{game['id']}").status_code == 200
+    assert len(service._games) <= 3 and len(service._locks) <= 3
+    assert len(service._holders) <= 4
+    first = games[0]                            # its token and game long out of memory
+    listed = client.get("/api/games", headers={"X-Seat-Tokens": first["tokens"]["0"]})
+    assert [g["id"] for g in listed.json()] == [first["id"]]
+    seen = client.get(f"/api/games/{first['id']}", headers=bearer(first["tokens"]["0"]))
+    assert seen.json()["you"] == [0]
+    if first["status"] != "over":
+        path, body = first_legal(first)
+        moved = client.post(path, json=body, headers=bearer(first["tokens"]["0"]))
+        assert moved.status_code == 200, moved.text
+    assert len(service._holders) <= 4
+
+
 def test_watching_an_unknown_game_is_refused(client: TestClient) -> None:
     from starlette.websockets import WebSocketDisconnect
 

@@ -60,6 +60,9 @@ from shutthebox.web.storage import (
 from shutthebox.web.words import format_text, rules_text
 
 GAMES_IN_MEMORY = 20_000
+HOLDERS_IN_MEMORY = 100_000
+"""Seat tokens whose game and seat a process keeps at hand (the oldest go first; a token
+not at hand is looked up in the database)."""
 SEAT_EVENTS = ("seats", "join")
 """Event types of the web layer; the match's own events follow them."""
 
@@ -233,7 +236,7 @@ class GameService:
             self._store(db, game_id, loaded, 0)
         self._remember(game_id, loaded)
         for seat, token in tokens.items():
-            self._holders[token_hash(token)] = (game_id, seat)
+            self._know(token_hash(token), (game_id, seat))
         self.notify(game_id, waiting_for(loaded), None)
         state = self._state(game_id, loaded, 0, list(tokens.values()))
         state["tokens"] = {str(seat): token for seat, token in tokens.items()}
@@ -293,7 +296,7 @@ class GameService:
             except Exception:
                 self._games.pop(game_id, None)
                 raise
-        self._holders[token_hash(token)] = (game_id, seat.seat)
+        self._know(token_hash(token), (game_id, seat.seat))
         self.notify(game_id, waiting_for(loaded), None)
         return {"game_id": game_id, "seat": seat.seat, "token": token,
                 "state": self._state(game_id, loaded, 0, [token])}
@@ -541,8 +544,16 @@ class GameService:
                                       .where(SEATS.c.token_hash == hashed)).first()
             if row is None:
                 return None
-            holder = self._holders[hashed] = (row.game_id, row.seat)
+            holder = (row.game_id, row.seat)
+            self._know(hashed, holder)
         return holder
+
+    def _know(self, hashed: str, holder: tuple[str, int]) -> None:
+        """Keep a token's (game, seat) at hand, at most :data:`HOLDERS_IN_MEMORY` of them:
+        a server that kept every token it ever saw would grow without end."""
+        self._holders[hashed] = holder
+        while len(self._holders) > HOLDERS_IN_MEMORY:
+            del self._holders[next(iter(self._holders))]
 
     def _answer(self, db: Connection, game_id: str, seat: int, key: str) -> str | None:
         return db.scalar(select(ANSWERS.c.body).where(
@@ -619,6 +630,9 @@ class GameService:
         while len(self._games) > GAMES_IN_MEMORY:
             oldest = next(iter(self._games))
             del self._games[oldest]
+            # Its lock too (a thread that holds it still stores safely: a store checks
+            # the game's event number in the database).
+            self._locks.pop(oldest, None)
 
     def _record_results(self, db: Connection, game_id: str, match: Match) -> None:
         if match.config.format.kind.value == "battle":
