@@ -112,6 +112,30 @@ def test_a_move_through_one_server_reaches_a_client_of_another(
         second.kill()
 
 
+def test_a_browser_is_told_why_a_feed_closes_over_a_real_server(tmp_path: Path) -> None:
+    """Through uvicorn, a refused handshake reaches a client only as HTTP 403 (a browser
+    sees code 1006 and reconnects): the feed accepts, then closes with its code."""
+    from websockets.exceptions import ConnectionClosed
+
+    server = Server(tmp_path).start()
+    try:
+        state = server.post("/api/games", {"players": [{"name": "Ann"}]}).json()
+        cases = [("0" * 32, 0, 4404, "no game"), (state["id"], -1, 1008, "event number")]
+        for game_id, since, code, words in cases:
+            url = live_url(server, game_id, 0).replace("since=0", f"since={since}")
+            with connect(url) as feed, pytest.raises(ConnectionClosed):
+                feed.recv(timeout=10)
+            assert feed.close_code == code and words in (feed.close_reason or "")
+        finished = play(server, state, state["tokens"])
+        with connect(live_url(server, state["id"], 0)) as feed:
+            assert json.loads(feed.recv(timeout=10))["status"] == "over"
+            with pytest.raises(ConnectionClosed):
+                feed.recv(timeout=10)
+        assert feed.close_code == 4000 and finished["status"] == "over"
+    finally:
+        server.kill()
+
+
 def test_a_database_that_goes_away_answers_503_then_recovers_without_a_restart(
         tmp_path: Path) -> None:
     problem = postgres_problem()

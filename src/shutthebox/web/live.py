@@ -219,17 +219,17 @@ class LiveFeed:
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         since_text = query.get("since", ["0"])[0]
         if not since_text.isdigit() or len(since_text) > 10:
-            await _close(send, BAD_REQUEST_CLOSE, f"since must be an event number, not "
-                         f"{since_text[:20]!r}")
+            await _refuse(send, BAD_REQUEST_CLOSE, f"since must be an event number, not "
+                          f"{since_text[:20]!r}")
             return
         since = min(int(since_text), 10**9)
         try:
             state = await self.blocking(self.service.state, game_id, since)
         except GameNotFoundError as exc:
-            await _close(send, NO_GAME_CLOSE, str(exc))
+            await _refuse(send, NO_GAME_CLOSE, str(exc))
             return
         except DBAPIError:
-            await _close(send, DATABASE_AWAY_CLOSE, "the database is not answering")
+            await _refuse(send, DATABASE_AWAY_CLOSE, "the database is not answering")
             return
         await send({"type": "websocket.accept"})
         wake = self.hub.watch(game_id)
@@ -295,6 +295,13 @@ class LiveFeed:
 
 async def _close(send: Send, code: int, reason: str) -> None:
     await send({"type": "websocket.close", "code": code, "reason": reason[:120]})
+
+
+async def _refuse(send: Send, code: int, reason: str) -> None:
+    """Accept, then close with the code: a browser is told the code and reason of a closed
+    feed, where a refused handshake reaches it only as HTTP 403 (code 1006)."""
+    await send({"type": "websocket.accept"})
+    await _close(send, code, reason)
 
 
 async def _until_disconnect(receive: Receive, gone: asyncio.Event, wake: asyncio.Event
