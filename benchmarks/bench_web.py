@@ -89,33 +89,31 @@ class Watcher:
     which cost the client about as much as the server's whole answer."""
 
     def __init__(self, url: str) -> None:
-        self.protocol = ClientProtocol(parse_uri(url), max_size=2**22)
-        self.url = url
+        self.uri = parse_uri(url)
+        self.protocol = ClientProtocol(self.uri, max_size=2**22)
         self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
-        self._pending: list[str] = []
         self._events: list[Any] = []
         self._ended = False
 
     async def open(self) -> None:
-        uri = parse_uri(self.url)
-        self._streams = await asyncio.open_connection(uri.host, uri.port)
+        self._streams = await asyncio.open_connection(self.uri.host, self.uri.port)
         self.protocol.send_request(self.protocol.connect())
         self._flush()
-        while not isinstance(await self._event(), Response):
-            pass
+        answer = await self._event()
+        while answer is not None and not isinstance(answer, Response):
+            answer = await self._event()
         if self.protocol.handshake_exc is not None:
             raise self.protocol.handshake_exc
+        if answer is None:
+            raise ConnectionError(f"{self.uri.resource_name}: closed before the handshake")
 
     async def recv(self) -> str | None:
         """The next text message; None once the server closed the feed."""
-        while not self._pending:
-            event = await self._event()
-            if event is None:
-                return None
+        while (event := await self._event()) is not None:
             if isinstance(event, Frame) and event.opcode is Opcode.TEXT:
                 assert event.fin, "the server sends whole messages"
-                self._pending.append(bytes(event.data).decode())
-        return self._pending.pop(0)
+                return bytes(event.data).decode()
+        return None
 
     async def _event(self) -> Response | Frame | None:
         assert self._streams is not None
