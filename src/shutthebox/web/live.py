@@ -250,9 +250,9 @@ class LiveFeed:
         async def text(message: str) -> None:
             await send({"type": "websocket.send", "text": message})
 
-        await text(Batch.of(state).message)
-        sent = int(state["event_count"])
-        over = state["status"] == "over"
+        first = Batch.of(state)
+        await text(first.message)
+        sent, over = first.count, first.over
         told: str | None = None
         while not over:
             try:
@@ -268,28 +268,26 @@ class LiveFeed:
             if news is not None and news != told:
                 await text(news)
                 told = news
-            batch = hub.batch_after(game_id, sent)
-            if batch is not None:           # the new events as this process stored them
-                await text(batch.message)
-                sent, over = batch.count, batch.over
-                continue
-            known = hub.known_count(game_id)
-            if known is not None and known <= sent:
-                continue                # nothing this watcher has not had
-            # Behind by more than a batch: from memory when this process has the game as
-            # far as anyone has told it (a busy server must not start reading the database
-            # for its watchers), else from the database.
-            found = service.state_in_memory(game_id, sent, known)
-            try:
-                if found is None:
-                    found = await self.blocking(service.state, game_id, sent)
-            except DBAPIError:
-                await _close(send, DATABASE_AWAY_CLOSE, "the database is not answering")
-                return
-            if found["event_count"] > sent:
-                await text(Batch.of(found).message)
-                sent = int(found["event_count"])
-                over = found["status"] == "over"
+            batch = hub.batch_after(game_id, sent)   # as this process stored it, if it did
+            if batch is None:
+                known = hub.known_count(game_id)
+                if known is not None and known <= sent:
+                    continue            # nothing this watcher has not had
+                # Behind by more than a batch: from memory when this process has the game
+                # as far as anyone has told it (a busy server must not start reading the
+                # database for its watchers), else from the database.
+                found = service.state_in_memory(game_id, sent, known)
+                try:
+                    if found is None:
+                        found = await self.blocking(service.state, game_id, sent)
+                except DBAPIError:
+                    await _close(send, DATABASE_AWAY_CLOSE, "the database is not answering")
+                    return
+                if found["event_count"] <= sent:
+                    continue
+                batch = Batch.of(found)
+            await text(batch.message)
+            sent, over = batch.count, batch.over
         await _close(send, GAME_OVER_CLOSE, "the game is over")
 
 

@@ -551,9 +551,7 @@ class GameService:
     def _know(self, hashed: str, holder: tuple[str, int]) -> None:
         """Keep a token's (game, seat) at hand, at most :data:`HOLDERS_IN_MEMORY` of them:
         a server that kept every token it ever saw would grow without end."""
-        self._holders[hashed] = holder
-        while len(self._holders) > HOLDERS_IN_MEMORY:
-            del self._holders[next(iter(self._holders))]
+        _keep(self._holders, hashed, holder, HOLDERS_IN_MEMORY)
 
     def _answer(self, db: Connection, game_id: str, seat: int, key: str) -> str | None:
         return db.scalar(select(ANSWERS.c.body).where(
@@ -626,10 +624,7 @@ class GameService:
         """Keep the game in memory: games being played, at most :data:`GAMES_IN_MEMORY` (the
         longest kept go first). Finished games are let go: a server that kept every game it
         ever served would grow without end, and so would the garbage collector's pauses."""
-        self._games[game_id] = loaded
-        while len(self._games) > GAMES_IN_MEMORY:
-            oldest = next(iter(self._games))
-            del self._games[oldest]
+        for oldest in _keep(self._games, game_id, loaded, GAMES_IN_MEMORY):
             # Its lock too (a thread that holds it still stores safely: a store checks
             # the game's event number in the database).
             self._locks.pop(oldest, None)
@@ -702,6 +697,18 @@ class GameService:
 
     def _holder_cached(self, token: str) -> tuple[str, int] | None:
         return self._holders.get(token_hash(token))
+
+
+def _keep(kept: dict[str, Any], key: str, value: Any, most: int) -> list[str]:
+    """Put ``key`` in ``kept``, which holds at most ``most`` (the first put go first);
+    answer the keys let go."""
+    kept[key] = value
+    gone = []
+    while len(kept) > most:
+        oldest = next(iter(kept))
+        del kept[oldest]
+        gone.append(oldest)
+    return gone
 
 
 class _CacheStaleError(Exception):

@@ -488,27 +488,24 @@ def append_events(connection: Connection, game_id: str, start: int,
     (and nothing written) if the game no longer has ``start`` events, because another
     request got there first. On PostgreSQL the batch is announced on commit."""
     sql = hot_sql(connection)
-    if sql.postgresql and events and (not fields or set(fields) == {"status", "waiting_for"}):
-        count = start + len(events)
+    count = start + len(events)
+    # The game's row moves on by a hot statement, unless other fields change with it.
+    hot = not fields or set(fields) == {"status", "waiting_for"}
+    params = {"count": count, "updated": sql.stamp(), "id": game_id, "start": start}
+    if fields and hot:
+        params |= {"status": fields["status"], "waiting": fields["waiting_for"]}
+    if sql.postgresql and events and hot:
         found = sql.run(connection, sql.move_appending if fields else sql.step_appending, {
-            "count": count, "updated": sql.stamp(), "id": game_id, "start": start,
-            "datas": [json.dumps(item) for item in events], "payload": f"{game_id}:{count}",
-            **({"status": fields["status"], "waiting": fields["waiting_for"]} if fields
-               else {})}).fetchone()
+            **params, "datas": [json.dumps(item) for item in events],
+            "payload": f"{game_id}:{count}"}).fetchone()
         return found is not None and found[0] == len(events)
     moved: Any
-    if not fields:
-        moved = sql.run(connection, sql.step, {
-            "count": start + len(events), "updated": sql.stamp(), "id": game_id,
-            "start": start})
-    elif set(fields) == {"status", "waiting_for"}:
-        moved = sql.run(connection, sql.move, {
-            "count": start + len(events), "updated": sql.stamp(), "status": fields["status"],
-            "waiting": fields["waiting_for"], "id": game_id, "start": start})
+    if hot:
+        moved = sql.run(connection, sql.move if fields else sql.step, params)
     else:
         moved = connection.execute(
             update(GAMES).where(GAMES.c.id == game_id, GAMES.c.event_count == start)
-            .values(event_count=start + len(events), updated=now(), **fields))
+            .values(event_count=count, updated=now(), **fields))
     if moved.rowcount != 1:
         return False
     if events:
@@ -516,5 +513,5 @@ def append_events(connection: Connection, game_id: str, start: int,
             {"game": game_id, "position": start + offset, "data": json.dumps(item)}
             for offset, item in enumerate(events)])
         if sql.postgresql:
-            sql.run(connection, sql.notify, {"payload": f"{game_id}:{start + len(events)}"})
+            sql.run(connection, sql.notify, {"payload": f"{game_id}:{count}"})
     return True
