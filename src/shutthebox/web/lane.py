@@ -19,6 +19,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from shutthebox.web.codec import loads
 from shutthebox.web.guard import ASGIApp, Receive, Scope, Send, replay
 
 Perform = Callable[[str, str | None, str, Any, int | None, str | None, int | None],
@@ -50,7 +51,7 @@ def parse_action(kind: str, body: bytes) -> tuple[Any, int | None, int | None] |
     True
     """
     try:
-        found = json.loads(body)
+        found = loads(body)
     except ValueError:
         return None
     if not isinstance(found, dict):

@@ -12,7 +12,6 @@ The methods are blocking (database work); the app runs them in its thread pool.
 
 from __future__ import annotations
 
-import json
 import random
 import threading
 import uuid
@@ -31,6 +30,7 @@ from shutthebox.match import GameFormat, Match, MatchConfig, advance, replay
 from shutthebox.rules import Rules
 from shutthebox.strategies import check_strategy
 from shutthebox.tiles import mask_of, tiles_of
+from shutthebox.web.codec import dumps
 from shutthebox.web.seats import (
     ForbiddenError,
     InviteNotFoundError,
@@ -125,7 +125,7 @@ class Batch:
 def state_members(state: dict[str, Any]) -> str:
     """The state's members as JSON, without its braces and without ``you`` (the seats of the
     reader): one encoding serves a seat's answer and the watchers' message."""
-    return json.dumps({k: v for k, v in state.items() if k != "you"})[1:-1]
+    return dumps({k: v for k, v in state.items() if k != "you"})[1:-1]
 
 
 @dataclass

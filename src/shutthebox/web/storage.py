@@ -40,6 +40,7 @@ from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.paths import data_dir
+from shutthebox.web.codec import dumps, loads
 
 log = logging.getLogger(__name__)
 
@@ -368,7 +369,7 @@ def load_events(connection: Connection, game_id: str,
     rows = connection.execute(select(EVENTS.c.data).where(EVENTS.c.game_id == game_id,
                                                           EVENTS.c.position >= since)
                               .order_by(EVENTS.c.position))
-    return [json.loads(data) for (data,) in rows]
+    return [loads(data) for (data,) in rows]
 
 
 class HotSql:
@@ -496,7 +497,7 @@ def append_events(connection: Connection, game_id: str, start: int,
         params |= {"status": fields["status"], "waiting": fields["waiting_for"]}
     if sql.postgresql and events and hot:
         found = sql.run(connection, sql.move_appending if fields else sql.step_appending, {
-            **params, "datas": [json.dumps(item) for item in events],
+            **params, "datas": [dumps(item) for item in events],
             "payload": f"{game_id}:{count}"}).fetchone()
         return found is not None and found[0] == len(events)
     moved: Any
@@ -510,7 +511,7 @@ def append_events(connection: Connection, game_id: str, start: int,
         return False
     if events:
         sql.run(connection, sql.append, [
-            {"game": game_id, "position": start + offset, "data": json.dumps(item)}
+            {"game": game_id, "position": start + offset, "data": dumps(item)}
             for offset, item in enumerate(events)])
         if sql.postgresql:
             sql.run(connection, sql.notify, {"payload": f"{game_id}:{count}"})
