@@ -434,6 +434,26 @@ def test_a_feed_lets_go_of_a_client_that_left_and_closes_once_the_game_is_over(
     assert closed.value.code == 4000
 
 
+def test_a_quiet_feed_sends_a_ping_and_then_the_next_move(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from shutthebox.web import live
+
+    monkeypatch.setattr(live, "PING_SECONDS", 0.3)
+    state = new_game(client, players=[{"name": "Ann"}])
+    with client.websocket_connect(f"/api/games/{state['id']}/live?since=0") as feed:
+        assert feed.receive_json()["type"] == "state"
+        began = time.monotonic()
+        assert feed.receive_json() == {"type": "ping"}
+        assert time.monotonic() - began >= 0.25         # not before the quiet time
+        rolled = client.post(f"/api/games/{state['id']}/roll",
+                             json={"event": state["event_count"]},
+                             headers=bearer(state["tokens"]["0"])).json()
+        heard = feed.receive_json()
+        while heard["type"] == "ping":
+            heard = feed.receive_json()
+        assert heard["event_count"] == rolled["event_count"]
+
+
 def test_a_long_running_server_keeps_a_bounded_number_of_games_and_tokens_at_hand(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     from shutthebox.web import service as module

@@ -38,7 +38,7 @@ from shutthebox.strategies import STRENGTHS
 from shutthebox.web import advice
 from shutthebox.web.advice import SolverPool
 from shutthebox.web.computers import ComputerDriver
-from shutthebox.web.guard import LOOPBACK_HOSTS, Guard, RateLimits
+from shutthebox.web.guard import LOOPBACK_HOSTS, Guard, RateLimits, Receive, Scope, Send
 from shutthebox.web.lane import ActionLane
 from shutthebox.web.live import LiveFeed, LiveHub
 from shutthebox.web.seats import (
@@ -145,6 +145,26 @@ def _stake(value: str | float | None) -> int:
     return parse_stake(str(value))
 
 
+class WebApp(FastAPI):
+    """FastAPI with a front: the guard (hosts, rate limits, body limits, security headers)
+    and the action lane (see :mod:`shutthebox.web.lane`) take every request first, before
+    FastAPI's own layers (its error pages, telemetry check, body limit and routing, about a
+    hundredth of a millisecond together), which a move or a live feed, the requests a server
+    answers most, then skip. What the front passes on goes through them (:meth:`behind`)."""
+
+    front: Guard | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.front is None or scope["type"] == "lifespan":
+            await super().__call__(scope, receive, send)
+        else:
+            await self.front(scope, receive, send)
+
+    async def behind(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """FastAPI's own stack: its middleware, then the routes."""
+        await super().__call__(scope, receive, send)
+
+
 def create_app(database_url: str | None = None, engine: Engine | None = None, *,
                allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS,
                computer_delay: float = 0.5, limits: RateLimits | None = None,
@@ -186,10 +206,10 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         if own_engine:
             engine.dispose()
 
-    app = FastAPI(title="Shut the Box", version="0.2.0", lifespan=lifespan,
-                  docs_url=None, redoc_url=None,
-                  description="Play Shut the Box with every rule variant and exact hints. "
-                  "Actions need the acting seat's token: `Authorization: Bearer <token>`.")
+    app = WebApp(title="Shut the Box", version="0.2.0", lifespan=lifespan,
+                 docs_url=None, redoc_url=None,
+                 description="Play Shut the Box with every rule variant and exact hints. "
+                 "Actions need the acting seat's token: `Authorization: Bearer <token>`.")
     app.state.service = service
     app.state.hub = hub
     app.state.driver = driver
@@ -418,9 +438,9 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
               name="swagger")
     app.mount("/docs-assets/own", StaticFiles(directory=DOCS), name="docs")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    app.add_middleware(ActionLane, perform=perform, refusal=refusal,
-                       live=LiveFeed(service, hub, blocking))
-    app.add_middleware(Guard, allowed_hosts=allowed_hosts, limits=limits)
+    app.front = Guard(ActionLane(app.behind, perform=perform, refusal=refusal,
+                                 live=LiveFeed(service, hub, blocking)),
+                      allowed_hosts=allowed_hosts, limits=limits)
     return app
 
 

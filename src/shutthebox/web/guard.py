@@ -93,6 +93,23 @@ class RateLimits:
                 del buckets[key]
 
 
+HEADERS_KEY = "shutthebox.headers"
+"""Where the guard leaves a request's headers as :func:`header_map` made them."""
+
+
+def header_map(scope: Scope) -> dict[bytes, bytes]:
+    """The request's headers by (lower-case) name, the first of a repeated one; made once
+    per request and kept in the scope.
+
+    >>> header_map({"headers": [(b"host", b"a"), (b"x-n", b"1"), (b"x-n", b"2")]})
+    {b'x-n': b'1', b'host': b'a'}
+    """
+    found: dict[bytes, bytes] | None = scope.get(HEADERS_KEY)
+    if found is None:
+        found = scope[HEADERS_KEY] = dict(reversed(scope.get("headers", ())))
+    return found
+
+
 def host_name(host: str) -> str:
     """The name in a Host header, without its port.
 
@@ -118,18 +135,18 @@ class Guard:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
-                   for k, v in scope.get("headers", [])}
-        host = headers.get("host", "")
+        headers = header_map(scope)
+        host = headers.get(b"host", b"").decode("latin-1")
         if "*" not in self.allowed_hosts and host_name(host) not in self.allowed_hosts:
             await self._refuse(scope, send, 400, f"this server does not answer for the host "
                                f"{host[:80]!r}: start it with --allowed-hosts to add it")
             return
         path: str = scope.get("path", "")
         if path.startswith("/api/"):
-            token = headers.get("authorization")
+            token = headers.get(b"authorization")
             client = scope.get("client")
-            wait = self.limits.wait(client[0] if client else "?", token)
+            wait = self.limits.wait(client[0] if client else "?",
+                                    token.decode("latin-1") if token else None)
             if wait:
                 await self._refuse(scope, send, 429, "too many requests: wait a moment and "
                                    "try again", [(b"retry-after", str(math.ceil(wait)).encode())])
@@ -138,14 +155,14 @@ class Guard:
             await self.app(scope, receive, send)
             return
         if scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
-            length = headers.get("content-length")
+            length = headers.get(b"content-length")
             if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
                 await self._refuse(scope, send, 413, f"the request body is larger than "
                                    f"{MAX_BODY // 1024} KiB")
                 return
-            kind = headers.get("content-type", "").split(";")[0].strip().lower()
-            if path.startswith("/api/") and kind != "application/json" and \
-                    (length not in (None, "0") or "transfer-encoding" in headers):
+            kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
+            if path.startswith("/api/") and kind != b"application/json" and \
+                    (length not in (None, b"0") or b"transfer-encoding" in headers):
                 await self._refuse(scope, send, 415, "send the request body as JSON "
                                    "(Content-Type: application/json)")
                 return

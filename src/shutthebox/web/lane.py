@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from shutthebox.web.codec import loads
-from shutthebox.web.guard import ASGIApp, Receive, Scope, Send, replay
+from shutthebox.web.guard import ASGIApp, Receive, Scope, Send, header_map, replay
 
 Perform = Callable[[str, str | None, str, Any, int | None, str | None, int | None],
                    Awaitable[str]]
@@ -101,9 +101,7 @@ class ActionLane:
             return
         message = await receive()          # the whole body: the Guard has read it
         body = message.get("body", b"")
-        headers: dict[bytes, bytes] = {}
-        for name, value in scope["headers"]:
-            headers.setdefault(name, value)
+        headers = header_map(scope)
         key = headers.get(b"idempotency-key")
         action = parse_action(found[2], body) if message.get("more_body") is not True \
             else None

@@ -245,25 +245,34 @@ class LiveFeed:
 
     async def _follow(self, send: Send, game_id: str, state: dict[str, Any],
                       wake: asyncio.Event, gone: asyncio.Event) -> None:
-        hub, service = self.hub, self.service
+        quiet = _QuietTimer(asyncio.get_running_loop(), PING_SECONDS, wake)
 
         async def text(message: str) -> None:
             await send({"type": "websocket.send", "text": message})
+            quiet.sent()
 
+        try:
+            await self._news(text, game_id, state, wake, gone, quiet)
+        except _Closing as closing:
+            await _close(send, closing.code, closing.reason)
+        finally:
+            quiet.cancel()
+
+    async def _news(self, text: Callable[[str], Awaitable[None]], game_id: str,
+                    state: dict[str, Any], wake: asyncio.Event, gone: asyncio.Event,
+                    quiet: _QuietTimer) -> None:
+        hub, service = self.hub, self.service
         first = Batch.of(state)
         await text(first.message)
         sent, over = first.count, first.over
         told: str | None = None
         while not over:
-            try:
-                async with asyncio.timeout(PING_SECONDS):    # no task per wait (wait_for)
-                    await wake.wait()
-            except TimeoutError:
-                await text('{"type": "ping"}')
-                continue
+            await wake.wait()
             wake.clear()
             if gone.is_set():
                 return
+            if quiet.take_due():
+                await text('{"type": "ping"}')
             news = hub.take_progress(game_id)
             if news is not None and news != told:
                 await text(news)
@@ -281,14 +290,55 @@ class LiveFeed:
                     if found is None:
                         found = await self.blocking(service.state, game_id, sent)
                 except DBAPIError:
-                    await _close(send, DATABASE_AWAY_CLOSE, "the database is not answering")
-                    return
+                    raise _Closing(DATABASE_AWAY_CLOSE, "the database is not answering"
+                                   ) from None
                 if found["event_count"] <= sent:
                     continue
                 batch = Batch.of(found)
             await text(batch.message)
             sent, over = batch.count, batch.over
-        await _close(send, GAME_OVER_CLOSE, "the game is over")
+        raise _Closing(GAME_OVER_CLOSE, "the game is over")
+
+
+class _Closing(Exception):
+    """The feed ends with this close code and reason."""
+
+    def __init__(self, code: int, reason: str) -> None:
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+
+
+class _QuietTimer:
+    """Wakes a feed once it has sent nothing for ``seconds`` (it then sends a ping): one
+    timer per feed, set again from the last message sent, where a timeout around each wait
+    would make and cancel a timer for every move."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, seconds: float, wake: asyncio.Event
+                 ) -> None:
+        self.loop, self.seconds, self.wake = loop, seconds, wake
+        self.last = loop.time()
+        self.due = False
+        self._timer = loop.call_at(self.last + seconds, self._check)
+
+    def sent(self) -> None:
+        self.last = self.loop.time()
+
+    def take_due(self) -> bool:
+        """Whether a ping is due (once)."""
+        due, self.due = self.due, False
+        return due
+
+    def _check(self) -> None:
+        at = self.last + self.seconds
+        if self.loop.time() >= at:
+            self.due = True
+            self.wake.set()
+            at = self.loop.time() + self.seconds
+        self._timer = self.loop.call_at(at, self._check)
+
+    def cancel(self) -> None:
+        self._timer.cancel()
 
 
 async def _close(send: Send, code: int, reason: str) -> None:
