@@ -47,12 +47,13 @@ def serve_command(
     # The standard asyncio loop, not uvloop: measured under a saturating load (100 busy
     # connections), uvloop left new connections unanswered for seconds (a friend could not
     # even open the page), where asyncio answers them in a fraction of a second.
-    # WebSockets by uvicorn's sans-I/O implementation: no tasks and timers of its own per
-    # connection (the default one runs four tasks for each game's live feed).
+    # uvicorn's protocols, leaving no garbage per connection (shutthebox.web.connections).
+    from shutthebox.web.connections import HttpProtocol, WebSocketProtocol
+
     uvicorn.run("shutthebox.web.app:app_from_environment", factory=True, host=host,
                 port=port, workers=workers, log_level="warning", access_log=False,
-                loop="asyncio", ws="websockets-sansio", ws_max_size=65536,
-                ws_per_message_deflate=False)
+                loop="asyncio", http=HttpProtocol, ws=WebSocketProtocol,
+                ws_max_size=65536, ws_per_message_deflate=False)
 
 
 def register(app: typer.Typer) -> None:
