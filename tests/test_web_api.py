@@ -256,6 +256,20 @@ def test_stakes_that_are_not_finite_amounts_are_400(client: TestClient, stake: s
         assert "stake" in response.json()["detail"]
 
 
+def test_new_games_get_the_routes_answers_through_the_fast_lane(client: TestClient) -> None:
+    made = client.post("/api/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}],
+                                             "stake": "0.50"})
+    assert made.status_code == 201 and made.json()["tokens"]["0"]
+    assert made.headers["content-type"] == "application/json"
+    assert made.headers["x-content-type-options"] == "nosniff"      # the guard's headers
+    assert made.json()["stake"] == 50
+    refused = client.post("/api/games", json={"players": []})         # the model refuses
+    assert refused.status_code == 422
+    assert refused.json()["detail"].startswith("the request is not well formed")
+    nameless = client.post("/api/games", json={"players": [{"name": "C", "kind": "computer"}]})
+    assert nameless.status_code == 400 and "strength" in nameless.json()["detail"]
+
+
 @pytest.mark.parametrize("fmt", ["rounds:101", "elimination:99999999999999999999",
                                  "race:1000000", "loser-at:0", "nonsense"])
 def test_format_numbers_beyond_a_sane_bound_are_400(client: TestClient, fmt: str) -> None:

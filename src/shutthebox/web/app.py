@@ -26,7 +26,7 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from starlette.concurrency import run_in_threadpool
@@ -37,6 +37,7 @@ from shutthebox.rules import PRESETS, Rules, preset
 from shutthebox.strategies import STRENGTHS
 from shutthebox.web import advice
 from shutthebox.web.advice import SolverPool
+from shutthebox.web.codec import dumps
 from shutthebox.web.computers import ComputerDriver
 from shutthebox.web.guard import LOOPBACK_HOSTS, Guard, RateLimits, Receive, Scope, Send
 from shutthebox.web.lane import ActionLane
@@ -258,6 +259,18 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     async def new_game(body: NewGame) -> JSONResponse:
         """Start a game. The answer holds, once, a token for each seat at this device and an
         invite for each open seat. Computer seats play in the background."""
+        return JSONResponse(await start(body), status_code=201)
+
+    async def start_fast(body: bytes) -> str | None:
+        """A new game for the action lane: its answer as JSON, or None for a body that the
+        model refuses (the route says why, 422)."""
+        try:
+            found = NewGame.model_validate_json(body)
+        except ValidationError:
+            return None
+        return dumps(await start(found))
+
+    async def start(body: NewGame) -> dict[str, Any]:
         base = preset(body.preset) if body.preset else Rules()
         rules = base.replace(**body.rules) if body.rules else base
         seats = [SeatSpec(s.name, s.kind or (SeatKind.COMPUTER if s.computer else
@@ -269,8 +282,9 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
                 raise ShutTheBoxError(f"the computer seat {seat.name!r} needs a strength: "
                                       f"one of {', '.join(STRENGTHS)}")
         fmt = body.format or ("solo" if len(seats) == 1 else "single")
-        return JSONResponse(await blocking(service.create, rules, fmt, _stake(body.stake),
-                                           seats, body.pace), status_code=201)
+        state: dict[str, Any] = await blocking(service.create, rules, fmt, _stake(body.stake),
+                                               seats, body.pace)
+        return state
 
     @app.get("/api/games")
     def games(authorization: Authorization = None,
@@ -439,7 +453,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     app.mount("/docs-assets/own", StaticFiles(directory=DOCS), name="docs")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.front = Guard(ActionLane(app.behind, perform=perform, refusal=refusal,
-                                 live=LiveFeed(service, hub, blocking)),
+                                 live=LiveFeed(service, hub, blocking), start=start_fast),
                       allowed_hosts=allowed_hosts, limits=limits)
     return app
 

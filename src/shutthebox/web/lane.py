@@ -1,5 +1,6 @@
 """The fast lane: a player's action (``roll``, ``dice``, ``shut``), the request a server
-answers most, taken straight from ASGI to the game service.
+answers most, taken straight from ASGI to the game service; likewise a new game (``POST
+/api/games``), whose body the route's own model checks.
 
 A well-formed action (a JSON object of plain integers within the API's bounds, and at most
 the headers the API knows) is answered here, without FastAPI's routing, dependency
@@ -29,9 +30,12 @@ seat) -> the answer as JSON."""
 Refusal = Callable[[Exception], tuple[int, str, dict[str, str] | None]]
 Feed = Callable[[Scope, Receive, Send, str], Awaitable[None]]
 """A game's live feed (WebSocket): (scope, receive, send, game id)."""
+Start = Callable[[bytes], Awaitable[str | None]]
+"""A new game from the request's body -> its answer as JSON (None: a body for the route)."""
 
 ACTION_PATH = re.compile(r"/api/games/([0-9a-f]{32})/(roll|dice|shut)")
 LIVE_PATH = re.compile(r"/api/games/([^/]{1,64})/live")
+GAMES_PATH = "/api/games"
 ARGUMENT = {"roll": None, "dice": "dice", "shut": "tiles"}
 MAX_EVENT = 10**9
 MAX_SEAT = 11
@@ -79,12 +83,13 @@ class ActionLane:
     """The middleware: well-formed actions to ``perform``, a game's live feed to ``live``,
     all else to ``app``."""
 
-    def __init__(self, app: ASGIApp, perform: Perform, refusal: Refusal, live: Feed
-                 ) -> None:
+    def __init__(self, app: ASGIApp, perform: Perform, refusal: Refusal, live: Feed,
+                 start: Start) -> None:
         self.app = app
         self.perform = perform
         self.refusal = refusal
         self.live = live
+        self.start = start
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket":
@@ -94,8 +99,11 @@ class ActionLane:
             else:
                 await self.app(scope, receive, send)
             return
-        found = (ACTION_PATH.fullmatch(scope["path"])
-                 if scope["type"] == "http" and scope["method"] == "POST" else None)
+        post = scope["type"] == "http" and scope["method"] == "POST"
+        if post and scope["path"] == GAMES_PATH:
+            await self._start(scope, receive, send)
+            return
+        found = ACTION_PATH.fullmatch(scope["path"]) if post else None
         if found is None:
             await self.app(scope, receive, send)
             return
@@ -111,16 +119,37 @@ class ActionLane:
         argument, event, seat = action
         authorization = headers.get(b"authorization")
         try:
-            answer = (await self.perform(
+            answer = await self.perform(
                 found[1], authorization.decode("latin-1") if authorization else None,
-                found[2], argument, event, key.decode("latin-1") if key else None,
-                seat)).encode()
-            status, extra = 200, None
+                found[2], argument, event, key.decode("latin-1") if key else None, seat)
         except Exception as exc:           # every refusal has its answer (else: raised)
-            status, detail, extra = self.refusal(exc)
-            answer = json.dumps({"detail": detail}).encode()
-        await send({"type": "http.response.start", "status": status, "headers": [
-            (b"content-type", b"application/json"),
-            (b"content-length", str(len(answer)).encode()),
-            *((k.lower().encode(), v.encode()) for k, v in (extra or {}).items())]})
-        await send({"type": "http.response.body", "body": answer})
+            await self._refuse(send, exc)
+            return
+        await _answer(send, 200, answer.encode())
+
+    async def _start(self, scope: Scope, receive: Receive, send: Send) -> None:
+        message = await receive()
+        body = message.get("body", b"")
+        try:
+            answer = await self.start(body) if message.get("more_body") is not True \
+                else None
+        except Exception as exc:
+            await self._refuse(send, exc)
+            return
+        if answer is None:
+            await self.app(scope, replay(body, receive), send)
+            return
+        await _answer(send, 201, answer.encode())
+
+    async def _refuse(self, send: Send, exc: Exception) -> None:
+        status, detail, extra = self.refusal(exc)
+        await _answer(send, status, json.dumps({"detail": detail}).encode(), [
+            (k.lower().encode(), v.encode()) for k, v in (extra or {}).items()])
+
+
+async def _answer(send: Send, status: int, body: bytes,
+                  extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()), *(extra or [])]})
+    await send({"type": "http.response.body", "body": body})
