@@ -80,8 +80,8 @@ def parse_action(kind: str, body: bytes) -> tuple[Any, int | None, int | None] |
 
 
 class ActionLane:
-    """The middleware: well-formed actions to ``perform``, a game's live feed to ``live``,
-    all else to ``app``."""
+    """The middleware: well-formed actions to ``perform``, new games to ``start``, a game's
+    live feed to ``live``, all else (and what ``start`` leaves) to ``app``."""
 
     def __init__(self, app: ASGIApp, perform: Perform, refusal: Refusal, live: Feed,
                  start: Start) -> None:
