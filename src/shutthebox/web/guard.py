@@ -179,12 +179,17 @@ class Guard:
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1008, "reason": detail[:120]})
             return
-        body = json.dumps({"detail": detail}).encode()
-        await send({"type": "http.response.start", "status": status,
-                    "headers": [(b"content-type", b"application/json"),
-                                (b"content-length", str(len(body)).encode()),
-                                *SECURITY_HEADERS, *(extra or [])]})
-        await send({"type": "http.response.body", "body": body})
+        await send_json(send, status, json.dumps({"detail": detail}).encode(),
+                        [*SECURITY_HEADERS, *(extra or [])])
+
+
+async def send_json(send: Send, status: int, body: bytes,
+                    extra: list[tuple[bytes, bytes]] | None = None) -> None:
+    """Answer an HTTP request with a JSON body (and ``extra`` headers)."""
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()), *(extra or [])]})
+    await send({"type": "http.response.body", "body": body})
 
 
 async def _read_body(receive: Receive) -> bytes | None:

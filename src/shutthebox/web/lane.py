@@ -21,7 +21,15 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from shutthebox.web.codec import loads
-from shutthebox.web.guard import ASGIApp, Receive, Scope, Send, header_map, replay
+from shutthebox.web.guard import (
+    ASGIApp,
+    Receive,
+    Scope,
+    Send,
+    header_map,
+    replay,
+    send_json,
+)
 
 Perform = Callable[[str, str | None, str, Any, int | None, str | None, int | None],
                    Awaitable[str]]
@@ -125,7 +133,7 @@ class ActionLane:
         except Exception as exc:           # every refusal has its answer (else: raised)
             await self._refuse(send, exc)
             return
-        await _answer(send, 200, answer.encode())
+        await send_json(send, 200, answer.encode())
 
     async def _start(self, scope: Scope, receive: Receive, send: Send) -> None:
         message = await receive()
@@ -139,17 +147,9 @@ class ActionLane:
         if answer is None:
             await self.app(scope, replay(body, receive), send)
             return
-        await _answer(send, 201, answer.encode())
+        await send_json(send, 201, answer.encode())
 
     async def _refuse(self, send: Send, exc: Exception) -> None:
         status, detail, extra = self.refusal(exc)
-        await _answer(send, status, json.dumps({"detail": detail}).encode(), [
+        await send_json(send, status, json.dumps({"detail": detail}).encode(), [
             (k.lower().encode(), v.encode()) for k, v in (extra or {}).items()])
-
-
-async def _answer(send: Send, status: int, body: bytes,
-                  extra: list[tuple[bytes, bytes]] | None = None) -> None:
-    await send({"type": "http.response.start", "status": status, "headers": [
-        (b"content-type", b"application/json"),
-        (b"content-length", str(len(body)).encode()), *(extra or [])]})
-    await send({"type": "http.response.body", "body": body})

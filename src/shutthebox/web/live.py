@@ -252,15 +252,17 @@ class LiveFeed:
             quiet.sent()
 
         try:
-            await self._news(text, game_id, state, wake, gone, quiet)
-        except _Closing as closing:
-            await _close(send, closing.code, closing.reason)
+            closing = await self._news(text, game_id, state, wake, gone, quiet)
         finally:
             quiet.cancel()
+        if closing is not None:
+            await _close(send, *closing)
 
     async def _news(self, text: Callable[[str], Awaitable[None]], game_id: str,
                     state: dict[str, Any], wake: asyncio.Event, gone: asyncio.Event,
-                    quiet: _QuietTimer) -> None:
+                    quiet: _QuietTimer) -> tuple[int, str] | None:
+        """Send the game's news until it is over or the client leaves; answer the close
+        code and reason to end the feed with (None: the client has gone)."""
         hub, service = self.hub, self.service
         first = Batch.of(state)
         await text(first.message)
@@ -270,7 +272,7 @@ class LiveFeed:
             await wake.wait()
             wake.clear()
             if gone.is_set():
-                return
+                return None
             if quiet.take_due():
                 await text('{"type": "ping"}')
             news = hub.take_progress(game_id)
@@ -290,23 +292,13 @@ class LiveFeed:
                     if found is None:
                         found = await self.blocking(service.state, game_id, sent)
                 except DBAPIError:
-                    raise _Closing(DATABASE_AWAY_CLOSE, "the database is not answering"
-                                   ) from None
+                    return DATABASE_AWAY_CLOSE, "the database is not answering"
                 if found["event_count"] <= sent:
                     continue
                 batch = Batch.of(found)
             await text(batch.message)
             sent, over = batch.count, batch.over
-        raise _Closing(GAME_OVER_CLOSE, "the game is over")
-
-
-class _Closing(Exception):
-    """The feed ends with this close code and reason."""
-
-    def __init__(self, code: int, reason: str) -> None:
-        super().__init__(reason)
-        self.code = code
-        self.reason = reason
+        return GAME_OVER_CLOSE, "the game is over"
 
 
 class _QuietTimer:

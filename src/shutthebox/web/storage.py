@@ -10,7 +10,6 @@ either stores all it did or nothing, and two requests racing on one game cannot 
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -465,7 +464,7 @@ def create_game(connection: Connection, game_id: str, config: dict[str, Any],
     sql = hot_sql(connection)
     stamp = sql.stamp()
     sql.run(connection, sql.game, {
-        "id": game_id, "config": json.dumps(config), "seats": json.dumps(computers),
+        "id": game_id, "config": dumps(config), "seats": dumps(computers),
         "status": status, "waiting": waiting, "now": stamp})
     sql.run(connection, sql.seat, [
         {**seat, "game_id": game_id, "joined": stamp if seat["joined"] else None}
@@ -479,8 +478,8 @@ def record_results(connection: Connection, game_id: str, rows: list[dict[str, An
     sql = hot_sql(connection)
     stamp = sql.stamp()
     sql.run(connection, sql.result, [
-        {**row, "game_id": game_id, "rules": json.dumps(row["rules"]),
-         "scores": json.dumps(row["scores"]), "finished": stamp} for row in rows])
+        {**row, "game_id": game_id, "rules": dumps(row["rules"]),
+         "scores": dumps(row["scores"]), "finished": stamp} for row in rows])
 
 
 def append_events(connection: Connection, game_id: str, start: int,
