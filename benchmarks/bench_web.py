@@ -190,6 +190,8 @@ async def player(url: str, stop: float, interval: float, latencies: list[float],
             if interval:
                 next_move += interval
                 await asyncio.sleep(max(0.0, next_move - time.monotonic()))
+                if time.monotonic() >= stop:    # no move begins after the window
+                    break
             body: dict[str, Any] = {"event": state["event_count"]}
             if pending["kind"] == "roll":
                 path = f"{game}/roll"
@@ -210,7 +212,6 @@ async def player(url: str, stop: float, interval: float, latencies: list[float],
         if watcher.done() and watcher.exception() is not None:
             raise RuntimeError(f"the live client failed: {watcher.exception()!r}")
         watcher.cancel()
-        next_move = max(next_move, time.monotonic())
     client.close()
 
 
@@ -253,7 +254,9 @@ async def drive(url: str, games: int, seconds: float, interval: float,
         if with_solver:
             tasks.append(solver_load(client, stop, solver_games))
         await asyncio.gather(*tasks)
-        elapsed = time.monotonic() - measure_from
+    # The measured moves are those begun in [measure_from, stop): the rate is theirs over
+    # that window (not over the time the last answers took to arrive after it).
+    elapsed = stop - measure_from
     return {"latencies": latencies, "seen": seen, "elapsed": elapsed,
             "solver_games": len(solver_games)}
 
