@@ -88,6 +88,31 @@ def test_a_writer_that_cannot_get_the_lock_gives_up_with_a_database_error(
     writer.close()
 
 
+def test_the_log_starts_over_under_a_steady_stream_of_commits(stored: Stored) -> None:
+    """A checkpoint beside commits that never pause still lets SQLite start the log over:
+    with checkpoints alone (no second one in the writers' turn) it held every commit."""
+    writer = SqliteWriter(stored.engine)
+    writer.checkpoints.stop()
+    writer.checkpoints.seconds = 0.05
+    writer.checkpoints.start()
+    with writer.transaction() as connection:
+        connection.exec_driver_sql("CREATE TABLE scratch (n INTEGER, body TEXT)")
+    commits, ends = 0, time.monotonic() + 2.0
+    while time.monotonic() < ends:                       # about 40 checkpoint periods
+        with writer.transaction() as connection:
+            connection.exec_driver_sql("INSERT INTO scratch VALUES (?, ?)",
+                                       (commits, "x" * 2000))
+        commits += 1
+        time.sleep(0.0002)          # a server's other work between two moves' commits
+    with sqlite3.connect(stored.path) as check:          # the log's frames since it began
+        _, frames, _ = check.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    writer.close()
+    # Each commit wrote at least one page to the log: one that never started over would
+    # hold them all, one started over each period a period's worth.
+    assert commits > 1_000
+    assert 0 <= frames < commits / 4, (frames, commits)
+
+
 def test_the_log_is_moved_into_the_database_file_by_the_checkpoint_thread(
         stored: Stored) -> None:
     game = stored.service.create(Rules(), "solo", 0, [SeatSpec("Ann")])

@@ -244,11 +244,21 @@ class Checkpointer:
     :class:`SqliteWriter` checkpoints no more by itself; this thread does, every
     ``seconds``, without holding up writers or readers (a ``PASSIVE`` checkpoint), while
     the thread's file syncs let the server's own thread run.
+
+    SQLite starts the log over from its beginning only when a writer finds all of it
+    copied, which a checkpoint beside a steady stream of commits never leaves: the moves
+    made while it copies are still to copy when it ends. Under a steady 1,000 commits a
+    second the log then grew by 18 MiB a second, without end (measured: 530 MiB after
+    30 s). So after each checkpoint a second one copies, in the writers' ``turn`` (no
+    commit in between), what arrived during the first (a few milliseconds), and the next
+    commit starts the log over: it stays at about 10 MiB.
     """
 
-    def __init__(self, engine: Engine, seconds: float = 0.5) -> None:
+    def __init__(self, engine: Engine, seconds: float = 0.5,
+                 turn: threading.Lock | None = None) -> None:
         self.engine = engine
         self.seconds = seconds
+        self.turn = turn
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -261,7 +271,11 @@ class Checkpointer:
 
     def checkpoint(self) -> None:
         with self.engine.connect() as connection:
-            connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").all()
+            frames = connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()[1]
+            # (what it reports copied is all it set out to copy: the log as it began)
+            if self.turn is not None and frames > 0:
+                with self.turn:
+                    connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").all()
 
     def _run(self) -> None:
         while not self._stop.wait(self.seconds):
@@ -299,7 +313,7 @@ class SqliteWriter:
         self.wait = wait
         self._errors: type[Exception] = engine.dialect.dbapi.Error  # type: ignore[union-attr]
         self._turn = threading.Lock()
-        self.checkpoints = Checkpointer(engine)
+        self.checkpoints = Checkpointer(engine, turn=self._turn)
         self._open()
 
     def _open(self) -> None:
