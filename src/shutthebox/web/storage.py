@@ -246,9 +246,9 @@ class Checkpointer:
     the thread's file syncs let the server's own thread run.
 
     SQLite starts the log over from its beginning only when a writer finds all of it
-    copied, which a checkpoint beside a steady stream of commits never leaves: the moves
-    made while it copies are still to copy when it ends. Under a steady 1,000 commits a
-    second the log then grew by 18 MiB a second, without end (measured: 530 MiB after
+    copied, which a checkpoint beside a steady stream of commits may never leave: the moves
+    made while it copies are still to copy when it ends. A synthetic writer at 1,000
+    commits a second grew its log by 18 MiB a second that way, without end (530 MiB after
     30 s). So after each checkpoint a second one copies, in the writers' ``turn`` (no
     commit in between), what arrived during the first (a few milliseconds), and the next
     commit starts the log over: it stays at about 10 MiB.
