@@ -16,7 +16,11 @@ to their working size meanwhile, at a tenth more CPU per move). Four runs per da
    digit-scoring rounds, a rule set not solved before in each (about 5 s each): the answer
    time of everyone else meanwhile (goal: p99 under 50 ms).
 
-Prints figures and ratios to the goals; asserts nothing.
+Prints figures and ratios to the goals; asserts nothing. Each part also prints how busy the
+server's processes were (their CPU time over the part's time, in cores) and each database's
+runs start with a gauge of the machine's speed at that moment (a fixed pure-Python loop, in
+ns a step): machines of one kind, and one machine from minute to minute, differ by a third
+or more, and near 1,000 moves/s the answers' tail follows that speed.
 
     python benchmarks/bench_web.py [--games 100] [--seconds 15] [--rate 1000] [--workers 1]
 """
@@ -27,6 +31,7 @@ import argparse
 import asyncio
 import gc
 import json
+import os
 import random
 import statistics
 import sys
@@ -304,22 +309,66 @@ def report(label: str, figures: Figures) -> None:
           f"{statistics.median(latencies) * 1000:.1f} ms, p90 {percentile(latencies, 0.9):.1f} "
           f"ms, p99 {p99:.1f} ms (goal 50 ms: "
           f"{p99 / 50:.2f}x); seen live p50 {percentile(seen, 0.5):.1f} ms, p99 "
-          f"{live99:.1f} ms (goal 200 ms: {live99 / 200:.2f}x){extra}", flush=True)
+          f"{live99:.1f} ms (goal 200 ms: {live99 / 200:.2f}x); server busy "
+          f"{figures['busy']:.2f} cores{extra}", flush=True)
 
 
-def bench(url: str, name: str, args: argparse.Namespace) -> None:
+def gauge() -> float:
+    """The machine's speed now: ns a step of a fixed pure-Python loop, best of five."""
+    best = float("inf")
+    for _ in range(5):
+        start = time.perf_counter()
+        total = 0
+        for i in range(1_000_000):
+            total += i
+        best = min(best, time.perf_counter() - start)
+    return best * 1000
+
+
+def cpu_seconds(group: int) -> float:
+    """CPU time so far of the live processes of one process group (the server's)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:         # the process has ended meanwhile
+            continue
+        if int(fields[2]) == group:     # fields from the state on: pgrp is the third
+            total += int(fields[11]) + int(fields[12])      # utime, stime
+    return total / tick
+
+
+def measured(group: int, *part: Any, **options: Any) -> Figures:
+    """:func:`run`, with how busy the server was meanwhile (cores)."""
+    cpu, wall = cpu_seconds(group), time.monotonic()
+    figures = run(*part, **options)
+    figures["busy"] = (cpu_seconds(group) - cpu) / (time.monotonic() - wall)
+    return figures
+
+
+def bench(url: str, name: str, args: argparse.Namespace, group: int) -> None:
     label = f"{args.games} games, {name}, {args.workers} server process(es)"
+    print(f"{name}: the machine's speed now: {gauge():.0f} ns a step of the reference "
+          "loop (lower is faster)", flush=True)
     # A server that has just started first grows its memory and database to their working
     # size (its first seconds cost a tenth more CPU per move): the parts measure one that
     # has been serving, as a server mostly is.
     run(url, args.games, SERVER_WARMUP, args.rate)
     report(f"{label}, paced to {args.rate:.0f} moves/s",
-           run(url, args.games, args.seconds, args.rate))
-    report(f"{label}, as fast as they can", run(url, args.games, args.seconds, 0.0))
+           measured(group, url, args.games, args.seconds, args.rate))
+    report(f"{label}, as fast as they can",
+           measured(group, url, args.games, args.seconds, 0.0))
     report(f"{label}, paced to {args.steady:.0f} moves/s",
-           run(url, args.games, args.seconds, args.steady))
+           measured(group, url, args.games, args.seconds, args.steady))
     report(f"{label}, paced to {args.steady:.0f} moves/s, solver busy",
-           run(url, args.games, args.seconds, args.steady, with_solver=True))
+           measured(group, url, args.games, args.seconds, args.steady, with_solver=True))
+
+
+def group(server: Server) -> int:
+    """The server's process group (it starts a session of its own)."""
+    assert server.process is not None, "the server has not started"
+    return server.process.pid
 
 
 def main() -> None:
@@ -338,7 +387,7 @@ def main() -> None:
         if args.database in ("sqlite", "both"):
             server = Server(Path(home), workers=args.workers).start()
             try:
-                bench(server.url, "SQLite", args)
+                bench(server.url, "SQLite", args, group(server))
             finally:
                 server.kill()
         if args.database in ("postgresql", "both"):
@@ -349,7 +398,7 @@ def main() -> None:
             with postgres_schema() as url:
                 server = Server(Path(home), workers=args.workers, database_url=url).start()
                 try:
-                    bench(server.url, "PostgreSQL", args)
+                    bench(server.url, "PostgreSQL", args, group(server))
                 finally:
                     server.kill()
 
