@@ -17,10 +17,10 @@ to their working size meanwhile, at a tenth more CPU per move). Four runs per da
    time of everyone else meanwhile (goal: p99 under 50 ms).
 
 Prints figures and ratios to the goals; asserts nothing. Each part also prints how busy the
-server's processes were (their CPU time over the part's time, in cores) and each database's
-runs start with a gauge of the machine's speed at that moment (a fixed pure-Python loop, in
-ns a step): machines of one kind, and one machine from minute to minute, differ by a third
-or more, and near 1,000 moves/s the answers' tail follows that speed.
+server's processes were (their CPU time over the part's time, in cores) and a gauge of the
+machine's speed just before it (a fixed pure-Python loop, in ns a step): machines of one
+kind, and one machine from minute to minute, differ by a third or more, and near 1,000
+moves/s the answers' tail follows that speed.
 
     python benchmarks/bench_web.py [--games 100] [--seconds 15] [--rate 1000] [--workers 1]
 """
@@ -310,7 +310,8 @@ def report(label: str, figures: Figures) -> None:
           f"ms, p99 {p99:.1f} ms (goal 50 ms: "
           f"{p99 / 50:.2f}x); seen live p50 {percentile(seen, 0.5):.1f} ms, p99 "
           f"{live99:.1f} ms (goal 200 ms: {live99 / 200:.2f}x); server busy "
-          f"{figures['busy']:.2f} cores{extra}", flush=True)
+          f"{figures['busy']:.2f} cores; machine gauge {figures['speed']:.0f} ns "
+          f"(lower is faster){extra}", flush=True)
 
 
 def gauge() -> float:
@@ -340,17 +341,18 @@ def cpu_seconds(group: int) -> float:
 
 
 def measured(group: int, *part: Any, **options: Any) -> Figures:
-    """:func:`run`, with how busy the server was meanwhile (cores)."""
+    """:func:`run`, with how busy the server was meanwhile (cores) and the machine's speed
+    just before (:func:`gauge`)."""
+    speed = gauge()
     cpu, wall = cpu_seconds(group), time.monotonic()
     figures = run(*part, **options)
     figures["busy"] = (cpu_seconds(group) - cpu) / (time.monotonic() - wall)
+    figures["speed"] = speed
     return figures
 
 
 def bench(url: str, name: str, args: argparse.Namespace, group: int) -> None:
     label = f"{args.games} games, {name}, {args.workers} server process(es)"
-    print(f"{name}: the machine's speed now: {gauge():.0f} ns a step of the reference "
-          "loop (lower is faster)", flush=True)
     # A server that has just started first grows its memory and database to their working
     # size (its first seconds cost a tenth more CPU per move): the parts measure one that
     # has been serving, as a server mostly is.
