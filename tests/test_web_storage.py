@@ -17,6 +17,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
 from shutthebox.rules import Rules
+from shutthebox.web.live import moved_on
 from shutthebox.web.service import GameService, SeatSpec
 from shutthebox.web.storage import SqliteWriter, make_engine
 
@@ -163,3 +164,24 @@ def test_a_closed_writer_closes_once_and_opens_again_when_used(stored: Stored) -
     with stored.engine.connect() as other:             # the pool's connections are plain
         assert other.exec_driver_sql("PRAGMA busy_timeout").scalar() == 5000
     writer.close()
+
+
+def test_the_live_poll_hears_only_of_games_moved_on_past_what_this_process_knows(
+        stored: Stored) -> None:
+    service = stored.service
+    ann = service.create(Rules(), "solo", 0, [SeatSpec("Ann")])
+    bob = service.create(Rules(), "solo", 0, [SeatSpec("Bob")])
+    known = {ann["id"]: ann["event_count"], bob["id"]: bob["event_count"], "gone": -1}
+    with stored.engine.connect() as connection:
+        assert list(moved_on(connection, known)) == []        # it made them: nothing new
+        # A move stored by another process (another connection, as another process's
+        # writer) is heard of; an unknown count hears of the game as it is.
+        other = GameService(stored.engine)
+        answer = json.loads(other.act(bob["id"], bob["tokens"]["0"], "roll", None,
+                                      bob["event_count"], None))
+        other.close()
+        connection.rollback()
+        assert [tuple(row) for row in moved_on(connection, known)] == [
+            (bob["id"], answer["event_count"])]
+        assert [tuple(row) for row in moved_on(connection, {ann["id"]: -1})] == [
+            (ann["id"], ann["event_count"])]

@@ -4,9 +4,9 @@ In one server process a commit wakes the game's watchers at once. Across process
 a database: on PostgreSQL each commit that stores events sends ``NOTIFY`` (see
 :func:`shutthebox.web.storage.append_events`) and every process ``LISTEN``s; on SQLite (one
 machine) each process checks ``PRAGMA data_version`` every 50 ms, which moves whenever
-another connection commits, and then reads the event counts of the games it has watchers
-for. A watcher reads what it missed from the database, so a wake-up that comes twice, or
-late, costs nothing and loses nothing.
+another connection commits, and then asks which of the games it has watchers for have more
+events than it knows of (none, when it serves alone). A watcher reads what it missed from
+the database, so a wake-up that comes twice, or late, costs nothing and loses nothing.
 """
 
 from __future__ import annotations
@@ -140,17 +140,13 @@ class LiveHub:
         """Wake the watched games whose event counts another process moved on."""
         version: list[object] = [None]
 
-        def changed(connection: Connection, games: list[str]) -> Sequence[Any]:
+        def changed(connection: Connection, known: dict[str, int]) -> Sequence[Any]:
             try:
                 now = connection.execute(text("PRAGMA data_version")).scalar()
                 if now == version[0]:
                     return []
                 version[0] = now
-                # One statement whatever the number of games (a list of ids as one JSON
-                # parameter), so that nothing is compiled anew 20 times a second.
-                return connection.exec_driver_sql(
-                    "SELECT id, event_count FROM games WHERE id IN "
-                    "(SELECT value FROM json_each(?))", (json.dumps(games),)).all()
+                return moved_on(connection, known)
             finally:
                 connection.rollback()
 
@@ -161,9 +157,15 @@ class LiveHub:
                     continue
                 try:
                     self._compare(await run_in_threadpool(changed, connection,
-                                                          list(self._watchers)))
+                                                          self._known()))
                 except Exception:       # a locked or busy file: look again next time
                     log.debug("live poll failed", exc_info=True)
+
+    def _known(self) -> dict[str, int]:
+        """The watched games and their event counts as this process knows them (-1: not
+        yet)."""
+        counts = self._counts
+        return {game_id: counts.get(game_id, -1) for game_id in self._watchers}
 
     def _compare(self, rows: Sequence[Any]) -> None:
         for game_id, count in rows:
@@ -193,6 +195,20 @@ class LiveHub:
                 log.debug("live listener lost its connection", exc_info=True)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)
+
+
+def moved_on(connection: Connection, known: dict[str, int]) -> Sequence[Any]:
+    """(id, event count) of the games in ``known`` that have more events stored than it
+    says (on SQLite).
+
+    One statement whatever the number of games (the games and counts as one JSON object),
+    so that nothing is compiled anew 20 times a second; a process that serves alone knows
+    its own moves, so nothing comes back to it.
+    """
+    return connection.exec_driver_sql(
+        "SELECT games.id, games.event_count FROM json_each(?) AS known "
+        "JOIN games ON games.id = known.key WHERE games.event_count > known.value",
+        (json.dumps(known),)).all()
 
 
 class LiveFeed:
