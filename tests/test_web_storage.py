@@ -91,12 +91,13 @@ def test_a_writer_that_cannot_get_the_lock_gives_up_with_a_database_error(
 
 def test_the_log_starts_over_under_a_steady_stream_of_commits(tmp_path: Path) -> None:
     """Under a steady stream of commits (one a millisecond, a checkpoint every 0.5 s) the
-    log starts over: it holds about a period's commits at most, not all of them. (Without
-    the second checkpoint in the writers' turn this held here too, in three runs; a
-    synthetic writer with more pages per commit grew its log without end.)"""
+    log starts over once it passes its limit (here 200 pages, a fraction of a period's
+    commits): it holds about a period's commits at most, not all of them. (Without the
+    second checkpoint in the writers' turn this held here too, in three runs; a synthetic
+    writer with more pages per commit grew its log without end.)"""
     path = tmp_path / "games.sqlite"
     engine = make_engine(f"sqlite:///{path}")          # one writer, as a server process
-    writer = SqliteWriter(engine)                       # a checkpoint every 0.5 s
+    writer = SqliteWriter(engine, restart_frames=200)   # a checkpoint every 0.5 s
     with writer.transaction() as connection:
         connection.exec_driver_sql("CREATE TABLE moves (game INTEGER, n INTEGER, body TEXT, "
                                    "PRIMARY KEY (game, n))")
@@ -125,6 +126,44 @@ def test_the_log_starts_over_under_a_steady_stream_of_commits(tmp_path: Path) ->
     # hold them all, one started over each period a period's worth (a sixth of them).
     assert commits > 1_500
     assert 0 <= frames < commits, (frames, commits, size)
+
+
+def test_a_checkpoint_takes_the_writers_turn_only_once_the_log_passes_its_limit(
+        tmp_path: Path) -> None:
+    """The second checkpoint (in the writers' turn, while every writer waits) runs only
+    when the log holds ``restart_frames`` pages or more."""
+    engine = make_engine(f"sqlite:///{tmp_path / 'games.sqlite'}")
+    writer = SqliteWriter(engine, restart_frames=50)
+    writer.checkpoints.stop()                           # checkpoints called here alone
+
+    def commits(count: int) -> None:
+        for n in range(count):
+            with writer.transaction() as connection:
+                connection.exec_driver_sql("UPDATE games SET status = ?", (str(n),))
+
+    def checkpoint_while_a_writer_holds_the_turn() -> bool:
+        """Whether a checkpoint finished while the writers' turn was held (else it
+        waited for the turn)."""
+        done = threading.Event()
+        with writer._turn:
+            thread = threading.Thread(target=lambda: (writer.checkpoints.checkpoint(),
+                                                      done.set()))
+            thread.start()
+            finished = done.wait(2.0)
+        thread.join()
+        return finished
+
+    commits(10)                                         # a log under its limit
+    assert checkpoint_while_a_writer_holds_the_turn()
+    commits(10)                                         # (the log goes on from its end)
+    assert checkpoint_while_a_writer_holds_the_turn()
+    with writer.transaction() as connection:            # a log past it: many pages
+        connection.exec_driver_sql("CREATE TABLE filler (body TEXT)")
+        connection.exec_driver_sql("INSERT INTO filler VALUES (?)",
+                                   [("x" * 4000,)] * 100)
+    assert not checkpoint_while_a_writer_holds_the_turn()
+    writer.close()
+    engine.dispose()
 
 
 def test_the_log_is_moved_into_the_database_file_by_the_checkpoint_thread(
