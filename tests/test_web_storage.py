@@ -145,9 +145,13 @@ def test_a_checkpoint_takes_the_writers_turn_only_once_the_log_passes_its_limit(
         """Whether a checkpoint finished while the writers' turn was held (else it
         waited for the turn)."""
         done = threading.Event()
+
+        def checkpoint() -> None:
+            writer.checkpoints.checkpoint()
+            done.set()
+
         with writer._turn:
-            thread = threading.Thread(target=lambda: (writer.checkpoints.checkpoint(),
-                                                      done.set()))
+            thread = threading.Thread(target=checkpoint)
             thread.start()
             finished = done.wait(2.0)
         thread.join()
