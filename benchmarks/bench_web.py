@@ -18,10 +18,11 @@ to their working size meanwhile, at a tenth more CPU per move). Four runs per da
 
 Prints figures and ratios to the goals; asserts nothing. Each part also prints how busy the
 server's processes were (their CPU time over the part's time, in cores, and per move) and
-two gauges of the machine's speed just before it: a fixed pure-Python loop (ns a step) and
-a round trip of one byte to another process and back (us): machines of one kind, and one
-machine from minute to minute, differ by a third or more, and near 1,000 moves/s the
-answers' tail follows that speed.
+a gauge of the machine's speed just before it (a fixed pure-Python loop, in ns a step):
+machines of one kind, and one machine from minute to minute, differ by a third or more, and
+near 1,000 moves/s the answers' tail follows that speed. Some slow spells the loop does not
+see: in them a move costs the server a quarter more CPU (the "us a move" figure) while the
+loop runs as fast as ever.
 
     python benchmarks/bench_web.py [--games 100] [--seconds 15] [--rate 1000] [--workers 1]
 """
@@ -34,7 +35,6 @@ import gc
 import json
 import os
 import random
-import socket
 import statistics
 import sys
 import tempfile
@@ -313,8 +313,8 @@ def report(label: str, figures: Figures) -> None:
           f"{p99 / 50:.2f}x); seen live p50 {percentile(seen, 0.5):.1f} ms, p99 "
           f"{live99:.1f} ms (goal 200 ms: {live99 / 200:.2f}x); server busy "
           f"{figures['busy']:.2f} cores ({figures['busy'] / rate * 1e6:.0f} us a move); "
-          f"machine gauges {figures['speed']:.0f} ns a loop step, {figures['trip']:.1f} us "
-          f"a round trip (lower is faster){extra}", flush=True)
+          f"machine gauge {figures['speed']:.0f} ns a loop step (lower is faster){extra}",
+          flush=True)
 
 
 def gauge() -> float:
@@ -327,31 +327,6 @@ def gauge() -> float:
             total += i
         best = min(best, time.perf_counter() - start)
     return best * 1000
-
-
-def round_trip() -> float:
-    """The machine's speed at waking another process: us for one byte to go to a child
-    process over a socket pair and back, best of three runs of 5,000. (A move is such
-    wake-ups: client to server and back, server to watcher. On these machines it slows
-    in spells, some of which the loop of :func:`gauge` does not see.)"""
-    here, there = socket.socketpair()
-    child = os.fork()
-    if child == 0:                      # the echo: until the parent closes its end
-        here.close()
-        while data := there.recv(1):
-            there.send(data)
-        os._exit(0)
-    there.close()
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        for _ in range(5_000):
-            here.send(b"x")
-            here.recv(1)
-        best = min(best, (time.perf_counter() - start) / 5_000)
-    here.close()
-    os.waitpid(child, 0)
-    return best * 1e6
 
 
 def cpu_seconds(group: int) -> float:
@@ -370,12 +345,12 @@ def cpu_seconds(group: int) -> float:
 
 def measured(group: int, *part: Any, **options: Any) -> Figures:
     """:func:`run`, with how busy the server was meanwhile (cores) and the machine's speed
-    just before (:func:`gauge`, :func:`round_trip`)."""
-    speed, trip = gauge(), round_trip()
+    just before (:func:`gauge`)."""
+    speed = gauge()
     cpu, wall = cpu_seconds(group), time.monotonic()
     figures = run(*part, **options)
     figures["busy"] = (cpu_seconds(group) - cpu) / (time.monotonic() - wall)
-    figures["speed"], figures["trip"] = speed, trip
+    figures["speed"] = speed
     return figures
 
 
