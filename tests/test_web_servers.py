@@ -80,6 +80,23 @@ def test_every_acknowledged_action_survives_kill_9_and_clients_resume(
         server.kill()
 
 
+def test_sigterm_stops_a_server_cleanly_with_its_solver_worker(tmp_path: Path) -> None:
+    """What `systemctl stop` sends: the server exits 0 and logs nothing (before, it died of
+    the signal uvicorn raises again after stopping, and warned of leaked semaphores)."""
+    server = Server(tmp_path).start()
+    try:
+        state = server.post("/api/games", {"players": [{"name": "Ann"}]}).json()
+        coach = server.get(f"/api/games/{state['id']}/coach", token=state["tokens"]["0"])
+        assert coach.json()["p_shut"] > 0, coach.text    # the solver worker has worked
+        process = server.process
+        assert process is not None
+        server.stop()
+        assert process.returncode == 0
+        assert server.log.read_text() == ""
+    finally:
+        server.kill()
+
+
 def test_a_move_through_one_server_reaches_a_client_of_another(
         tmp_path: Path, database_url: str) -> None:
     first = Server(tmp_path, database_url=database_url).start()
