@@ -5,6 +5,7 @@ away and comes back."""
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -80,10 +81,25 @@ def test_every_acknowledged_action_survives_kill_9_and_clients_resume(
         server.kill()
 
 
-def test_sigterm_stops_a_server_cleanly_with_its_solver_worker(tmp_path: Path) -> None:
+def gone(group: int, timeout: float = 15.0) -> None:
+    """Wait until every process of a process group has ended."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"processes of group {group} still running after {timeout} s")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_sigterm_stops_a_server_cleanly_with_its_solver_worker(
+        tmp_path: Path, workers: int) -> None:
     """What `systemctl stop` sends: the server exits 0 and logs nothing (before, it died of
-    the signal uvicorn raises again after stopping, and warned of leaked semaphores)."""
-    server = Server(tmp_path).start()
+    the signal uvicorn raises again after stopping, and it and each of its uvicorn workers
+    warned of the solver pool's semaphores as leaked)."""
+    server = Server(tmp_path, workers=workers).start()
     try:
         state = server.post("/api/games", {"players": [{"name": "Ann"}]}).json()
         coach = server.get(f"/api/games/{state['id']}/coach", token=state["tokens"]["0"])
@@ -92,6 +108,7 @@ def test_sigterm_stops_a_server_cleanly_with_its_solver_worker(tmp_path: Path) -
         assert process is not None
         server.stop()
         assert process.returncode == 0
+        gone(process.pid)       # and its helpers (each writes to the log as it ends)
         assert server.log.read_text() == ""
     finally:
         server.kill()

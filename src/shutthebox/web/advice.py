@@ -242,6 +242,7 @@ class SolverPool:
         self._executor: ProcessPoolExecutor | None = None
         self._context = multiprocessing.get_context("spawn")
         self._progress: Any = self._context.Value("d", 0.0, lock=False)
+        self._running = 0
 
     def fraction(self) -> float:
         """How far the workers' current long solve is, 0 to 1."""
@@ -257,13 +258,20 @@ class SolverPool:
     async def run(self, function: Callable[..., T], *arguments: Any) -> T:
         """``function(*arguments)`` in a worker; a worker that died is replaced once."""
         loop = asyncio.get_running_loop()
+        self._running += 1
         try:
             return await loop.run_in_executor(self._started(), function, *arguments)
         except BrokenProcessPool:
             self._executor = None
             return await loop.run_in_executor(self._started(), function, *arguments)
+        finally:
+            self._running -= 1
 
     def close(self) -> None:
+        """Stop the workers. Idle ones are waited for (milliseconds), so that the pool's
+        queues are let go of now: a uvicorn worker process dies of the signal that stopped
+        it, without Python's exit handlers, and their semaphores were then reported leaked
+        at every stop. A worker in the middle of a solve is not waited for."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.shutdown(wait=self._running == 0, cancel_futures=True)
             self._executor = None
