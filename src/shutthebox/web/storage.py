@@ -235,6 +235,11 @@ def driver_error(connection: Connection, statement: str, params: Any,
         statement, params, error, connection.dialect.dbapi.Error))  # type: ignore[union-attr]
 
 
+RESTART_FRAMES = 16_384
+"""Pages (4 KiB) a SQLite log holds before a checkpoint takes the writers' turn to start it
+over (64 MiB; see :class:`Checkpointer`)."""
+
+
 class Checkpointer:
     """Moves a SQLite file's write-ahead log into the database from a thread of its own.
 
@@ -261,7 +266,8 @@ class Checkpointer:
     """
 
     def __init__(self, engine: Engine, seconds: float = 0.5,
-                 turn: threading.Lock | None = None, restart_frames: int = 16_384) -> None:
+                 turn: threading.Lock | None = None,
+                 restart_frames: int = RESTART_FRAMES) -> None:
         self.engine = engine
         self.seconds = seconds
         self.turn = turn
@@ -316,7 +322,7 @@ class SqliteWriter:
     """
 
     def __init__(self, engine: Engine, wait: float = 5.0,
-                 restart_frames: int = 16_384) -> None:
+                 restart_frames: int = RESTART_FRAMES) -> None:
         self.engine = engine
         self.wait = wait
         self._errors: type[Exception] = engine.dialect.dbapi.Error  # type: ignore[union-attr]
