@@ -53,9 +53,10 @@ def serve_command(
     from shutthebox.web.connections import HttpProtocol, WebSocketProtocol
 
     # uvicorn stops gracefully on SIGTERM (what `systemctl stop` and `docker stop` send),
-    # then raises the signal again: under its default action the process died there,
-    # before its exit handlers released the solver worker's queues, and every stop logged
-    # "resource_tracker: There appear to be 5 leaked semaphore objects". Now it exits 0.
+    # then raises the signal again: under its default action the process died of it (exit
+    # status -15) without Python's exit handlers. Now it exits 0, through them. (The solver
+    # pool frees its own queues as the app stops, SolverPool.close: uvicorn's worker
+    # processes, under --workers N, still die of the signal.)
     signal.signal(signal.SIGTERM, _exit_quietly)
     uvicorn.run("shutthebox.web.app:app_from_environment", factory=True, host=host,
                 port=port, workers=workers, log_level="warning", access_log=False,
