@@ -33,3 +33,7 @@ class FormatError(ShutTheBoxError):
 
 class LogError(ShutTheBoxError):
     """A saved game log that cannot be read or does not replay."""
+
+
+class PlayerNameError(ShutTheBoxError):
+    """A player name that is empty, too long, or holds control characters."""

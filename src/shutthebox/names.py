@@ -1,0 +1,71 @@
+"""Player names: one rule for the command line, the terminal game and the web.
+
+A name is what the other players read, so two names that look the same must be the same
+name, and a name must not be able to change what is printed around it. The rule:
+
+- Unicode is normalised (NFKC), so a full-width ``Ａｎｎ`` is ``Ann``;
+- characters that show nothing (zero-width spaces and joiners, the byte-order mark, the
+  soft hyphen) are removed, so ``Ann\\u200b`` is ``Ann``;
+- runs of white space become one space and the ends are trimmed;
+- control characters (a NUL, a newline, a terminal escape) and the bidirectional
+  overrides and isolates, which reorder the text printed after them, are refused;
+- a name is 1 to :data:`MAX_NAME` characters long.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from shutthebox.errors import PlayerNameError
+
+MAX_NAME = 40
+"""The longest name, in characters after normalising."""
+
+INVISIBLE = frozenset("\u00ad\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff")
+"""Characters that show nothing: removed, since a name only looks the same without them."""
+
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                          "\u2066\u2067\u2068\u2069")
+"""Marks, embeddings, overrides and isolates: refused, since they reorder what follows."""
+
+
+def clean_name(text: str) -> str:
+    """The name as it is stored and shown, or :class:`PlayerNameError` saying why not.
+
+    >>> clean_name("  Ann   Lee ")
+    'Ann Lee'
+    >>> clean_name("Ann\\u200b") == clean_name("Ａｎｎ") == "Ann"
+    True
+    >>> clean_name("Ann\\x1b[2J")
+    Traceback (most recent call last):
+    ...
+    shutthebox.errors.PlayerNameError: the name 'Ann\\x1b[2J' holds a control character (\\x1b): \
+names are letters, digits, spaces and punctuation
+
+    :raises PlayerNameError: the name is empty, too long, or holds a control character or a
+        bidirectional control.
+    """
+    normal = unicodedata.normalize("NFKC", text)
+    for char in normal:
+        if char in BIDI_CONTROLS:
+            raise PlayerNameError(
+                f"the name {text!r} holds a bidirectional control (U+{ord(char):04X}), which "
+                "would reorder the text shown after it")
+        if char in INVISIBLE:
+            continue
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
+            raise PlayerNameError(
+                f"the name {text!r} holds a control character ({_shown(char)}): names are "
+                "letters, digits, spaces and punctuation")
+    name = " ".join("".join(c for c in normal if c not in INVISIBLE).split())
+    if not name:
+        raise PlayerNameError("a name is needed: type the name the others will see")
+    if len(name) > MAX_NAME:
+        raise PlayerNameError(
+            f"the name {name[:MAX_NAME]!r}... is too long: {MAX_NAME} characters at most")
+    return name
+
+
+def _shown(char: str) -> str:
+    """A character as an escape a reader can type back, such as ``\\x1b``."""
+    return repr(char)[1:-1]
