@@ -1,4 +1,4 @@
-"""One test per row of the rules catalogue (shared/RULES.md), named after the row."""
+"""One test per row of the rules catalogue (RULES.md, in the repository), named after the row."""
 
 from __future__ import annotations
 
