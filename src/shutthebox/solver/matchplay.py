@@ -66,6 +66,10 @@ BATTLE_TOLERANCE = 1e-15
 """Value iteration of a battle stops when a sweep changes no value by more than this."""
 MAX_POSITIONS = 2_000_000
 """Beyond this many match positions a table is refused (digit scoring over many rounds)."""
+MAX_SUMS = 32 * MAX_POSITIONS
+"""The most sums of totals and scores formed at once (8 bytes each) while the positions of
+a round are counted: beyond it the positions could not be fewer than :data:`MAX_POSITIONS`
+without an array of gigabytes first."""
 TABLE_VERSION = 1
 """Bumped when the tables' meaning changes, so old files on disk are not read."""
 
@@ -305,6 +309,13 @@ def _over_vectors(rules: Rules, fmt: GameFormat, scores: IntArray) -> FloatArray
 
 # --- solving ---------------------------------------------------------------------------------
 
+def _check_sums(rules: Rules, fmt: GameFormat, sums: int, round_: int) -> None:
+    if sums > MAX_SUMS:
+        raise MatchTooLargeError(
+            f"{fmt} with {rules.scoring.value} scoring is too large to solve exactly: its "
+            f"round {round_} has up to {sums:,} positions")
+
+
 def _solve_rounds(rules: Rules, fmt: GameFormat, scores: IntArray,
                   progress: Progress | None) -> tuple[float, dict[str, Any]]:
     from shutthebox.solver.match_kernels import start_values
@@ -313,6 +324,7 @@ def _solve_rounds(rules: Rules, fmt: GameFormat, scores: IntArray,
     starts = [np.zeros(1, dtype=np.int64)]
     steps = np.unique(scores[:, None] - scores[None, :])
     for _ in range(rounds - 1):
+        _check_sums(rules, fmt, len(starts[-1]) * len(steps), len(starts) + 1)
         starts.append(np.unique(starts[-1][:, None] + steps[None, :]))
         if len(starts[-1]) > MAX_POSITIONS:
             raise MatchTooLargeError(
@@ -321,6 +333,7 @@ def _solve_rounds(rules: Rules, fmt: GameFormat, scores: IntArray,
     tables: dict[str, Any] = {}
     solution = MatchSolution(rules, fmt, 0.0, scores, tables)
     for r in range(rounds - 1, -1, -1):
+        _check_sums(rules, fmt, len(starts[r]) * len(scores), r + 1)
         second_d = np.unique(starts[r][:, None] + scores[None, :])
         vectors = _second_vectors(solution, second_d, np.zeros_like(second_d), r)
         value, _ = start_values(rules, _finals(rules, 1.0 - vectors))

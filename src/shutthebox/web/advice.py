@@ -49,11 +49,50 @@ def _match(game_id: str, log: Mapping[str, Any]) -> Match:
     return match
 
 
+INLINE_SECONDS = 0.5
+"""A match table estimated to take less than this is worked out where it is needed, even
+by interactive work; a dearer one only in the background (see :mod:`shutthebox.web.work`),
+and until it is there the answers that need it say they are approximate."""
+
+
+def table_missing(log: Mapping[str, Any]) -> str | None:
+    """The format of the two-player match table that exact play of the logged game needs,
+    when it is neither kept (in memory or on disk) nor cheap enough to work out now; else
+    None."""
+    from shutthebox.match import FormatKind, GameFormat
+    from shutthebox.rules import Rules
+
+    fmt = GameFormat.parse(log["format"])
+    if not (fmt.kind is FormatKind.BATTLE or (fmt.multi_round and len(log["players"]) >= 2)):
+        return None
+    from shutthebox.solver.cost import table_seconds
+    from shutthebox.solver.matchplay import is_cached
+
+    rules = Rules.from_dict(dict(log["rules"]))
+    if is_cached(rules, fmt) or table_seconds(rules, fmt) <= INLINE_SECONDS:
+        return None
+    return str(fmt)
+
+
+def approximate_note(fmt: str) -> str:
+    """What an answer ranked by expected score for want of the match table says.
+
+    >>> approximate_note("loser-at:500")[:58]
+    'Ranked by expected score for now: the exact tables of lose'
+    """
+    return (f"Ranked by expected score for now: the exact tables of {fmt} are not worked out "
+            "on this server yet.")
+
+
 def computer_action(game_id: str, log: Mapping[str, Any], seat: int, strategy: str) -> int:
-    """The computer player's action at the pending decision of the logged game."""
+    """The computer player's action at the pending decision of the logged game. A computer
+    that plays the match exactly plays each turn for its best expected score instead while
+    the match's table is missing (the server builds it first when it fits its budget)."""
     match = _match(game_id, log)
     pending = match.pending
     assert pending.turn is not None and pending.seat == seat
+    if strategy in ("hard", "optimal") and table_missing(log) is not None:
+        strategy = "optimal:round"
     key = (game_id, seat)
     player = _PLAYERS.pop(key, None) or make_strategy(strategy, match.rules, random.Random())
     _PLAYERS[key] = player
@@ -78,8 +117,10 @@ def hint(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
         return {"kind": pending.kind, "measure": None, "options": [], "message": message}
     rules = match.rules
     objective = SCORE
+    missing = table_missing(log)
     if pending.role == "turn":
-        objective = OptimalStrategy(rules, SCORE).solution_for(match.situation()).objective
+        player = OptimalStrategy(rules, SCORE, match_play=missing is None)
+        objective = player.solution_for(match.situation()).objective
     measure = "expected score" if objective is SCORE else "chance to win"
     options: list[dict[str, Any]]
     if pending.kind == "choose-dice":
@@ -93,7 +134,8 @@ def hint(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
         options = [{"tiles": list(tiles_of(m.tiles)), "value": m.value, "loss": m.loss,
                     "p_shut": shut[m.tiles]}
                    for m in rank_moves(rules, objective, turn.open_tiles, turn.roll)]
-    return {"kind": pending.kind, "measure": measure, "options": options, "message": None}
+    return {"kind": pending.kind, "measure": measure, "options": options,
+            "message": approximate_note(missing) if missing is not None else None}
 
 
 def coach(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
@@ -121,7 +163,9 @@ def review(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
     one-line verdict per player."""
     from shutthebox.solver.advice import review as review_decisions
 
-    reviewed = [r.to_dict() for r in review_decisions(log)]
+    missing = table_missing(log)
+    reviewed = [r.to_dict() for r in review_decisions(
+        log, objective="score" if missing is not None else None)]
     for decision in reviewed:       # the solver says "chance"; the page shows percentage points
         chance = decision["unit"] == "chance"
         decision["unit"] = "percentage points" if chance else "points"
@@ -137,7 +181,8 @@ def review(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
         costs[decision["unit"]] = costs.get(decision["unit"], 0.0) + decision["cost"]
         mistakes[player] = mistakes.get(player, 0) + int(decision["costly"])
     return {"decisions": reviewed, "unit": unit, "total_cost": totals,
-            "mistakes": mistakes, "verdict": verdict(mistakes, totals)}
+            "mistakes": mistakes, "verdict": verdict(mistakes, totals),
+            "note": approximate_note(missing) if missing is not None else None}
 
 
 def verdict(mistakes: Mapping[str, int], totals: Mapping[str, Mapping[str, float]]) -> str:
@@ -174,23 +219,6 @@ _PROGRESS: Any = None
 is (see :meth:`SolverPool.fraction`)."""
 
 
-def needs_match_tables(config: Mapping[str, Any], strategy: str | None) -> bool:
-    """Whether a computer with this strategy plays the game's two-player match from tables
-    that are not worked out yet (10 to 20 seconds the first time on 12 tiles, then kept on
-    disk)."""
-    from shutthebox.match import GameFormat
-    from shutthebox.rules import Rules
-
-    fmt = GameFormat.parse(config["format"])
-    if len(config["players"]) != 2 or fmt.kind.value in ("single", "solo"):
-        return False
-    if strategy not in ("hard", "optimal"):
-        return False
-    from shutthebox.solver.matchplay import is_cached  # the solver: only when it is needed
-
-    return not is_cached(Rules.from_dict(dict(config["rules"])), fmt)
-
-
 def prepare_match(rules: Mapping[str, Any], game_format: str) -> bool:
     """Work out (and keep on disk) the two-player match tables, telling the server how far
     it is."""
@@ -212,18 +240,20 @@ def warm_up() -> bool:
     return True
 
 
-def _start_worker(parent: int, progress: Any) -> None:
-    """In a worker: keep the progress number, leave the server the processor (a solve of
-    seconds must not slow every other answer: the worker runs only when the processor is
-    otherwise idle, Linux's ``SCHED_IDLE``, or else at nice 10, and its compiled loops on one
-    core fewer than the machine has), and exit when the server process that started it is
-    gone (a server killed with -9 cannot stop its workers itself)."""
+def _start_worker(parent: int, progress: Any, idle: bool) -> None:
+    """In a worker: keep the progress number, leave the server the processor (the worker runs
+    at nice 10, its compiled loops on one core fewer than the machine has; an ``idle`` one,
+    for long background work, only when the processor is otherwise idle, Linux's
+    ``SCHED_IDLE``, so that interactive work in the other worker goes first), and exit when
+    the server process that started it is gone (a server killed with -9 cannot stop its
+    workers itself)."""
     global _PROGRESS
     _PROGRESS = progress
     with contextlib.suppress(OSError):
         os.nice(10)
-    with contextlib.suppress(OSError, AttributeError):
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    if idle:
+        with contextlib.suppress(OSError, AttributeError):
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     os.environ.setdefault("NUMBA_NUM_THREADS", str(max(1, (os.cpu_count() or 2) - 1)))
 
     def watch() -> None:
@@ -234,15 +264,27 @@ def _start_worker(parent: int, progress: Any) -> None:
     threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
-class SolverPool:
-    """Worker processes for solver work: one by default (the other core serves requests)."""
+class WorkDroppedError(Exception):
+    """The work was stopped before it ended (:meth:`SolverPool.kill`)."""
 
-    def __init__(self, workers: int = 1) -> None:
+
+class SolverPool:
+    """Worker processes for solver work (one by default). ``idle``: the workers run only
+    when the processor has nothing else to do (for long background work)."""
+
+    def __init__(self, workers: int = 1, idle: bool = False) -> None:
         self.workers = workers
+        self.idle = idle
         self._executor: ProcessPoolExecutor | None = None
         self._context = multiprocessing.get_context("spawn")
         self._progress: Any = self._context.Value("d", 0.0, lock=False)
         self._running = 0
+        self._kills = 0
+
+    @property
+    def busy(self) -> int:
+        """Calls under way or waiting."""
+        return self._running
 
     def fraction(self) -> float:
         """How far the workers' current long solve is, 0 to 1."""
@@ -252,26 +294,54 @@ class SolverPool:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
                 self.workers, mp_context=self._context, initializer=_start_worker,
-                initargs=(os.getpid(), self._progress))
+                initargs=(os.getpid(), self._progress, self.idle))
         return self._executor
 
     async def run(self, function: Callable[..., T], *arguments: Any) -> T:
-        """``function(*arguments)`` in a worker; a worker that died is replaced once."""
+        """``function(*arguments)`` in a worker; a worker that died is replaced once.
+
+        :raises WorkDroppedError: the pool was killed meanwhile.
+        """
         loop = asyncio.get_running_loop()
         self._running += 1
+        kills = self._kills
         try:
-            return await loop.run_in_executor(self._started(), function, *arguments)
-        except BrokenProcessPool:
-            self._executor = None
-            return await loop.run_in_executor(self._started(), function, *arguments)
+            try:
+                return await loop.run_in_executor(self._started(), function, *arguments)
+            except BrokenProcessPool:
+                if self._kills != kills:
+                    raise WorkDroppedError(function.__name__) from None
+                self._executor = None
+                return await loop.run_in_executor(self._started(), function, *arguments)
         finally:
             self._running -= 1
+
+    def kill(self) -> None:
+        """Stop every call under way or waiting, at once (their callers get
+        :class:`WorkDroppedError`); the next call starts a new worker. A process pool
+        cannot cancel a call that has started, so its workers are ended: Python 3.11's
+        executor has no public way to do it (3.14's ``terminate_workers``)."""
+        executor = self._executor
+        if executor is None:
+            return
+        self._kills += 1
+        self._executor = None
+        processes: dict[int, Any] = getattr(executor, "_processes", None) or {}
+        for process in list(processes.values()):
+            with contextlib.suppress(Exception):
+                process.terminate()
+        executor.shutdown(wait=False, cancel_futures=True)
 
     def close(self) -> None:
         """Stop the workers. Idle ones are waited for (milliseconds), so that the pool's
         queues are let go of now: a uvicorn worker process dies of the signal that stopped
         it, without Python's exit handlers, and their semaphores were then reported leaked
-        at every stop. A worker in the middle of a solve is not waited for."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=self._running == 0, cancel_futures=True)
-            self._executor = None
+        at every stop. A worker in the middle of a solve is ended, not waited for: a server
+        told to stop must not wait on a long solve."""
+        if self._executor is None:
+            return
+        if self._running:
+            self.kill()
+            return
+        self._executor.shutdown(wait=True, cancel_futures=True)
+        self._executor = None

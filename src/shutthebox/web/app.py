@@ -12,6 +12,7 @@ an old event number). Reading a game is open to anyone with its id. Errors are a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import gc
 import io
@@ -39,7 +40,15 @@ from shutthebox.web import advice
 from shutthebox.web.advice import SolverPool
 from shutthebox.web.codec import dumps
 from shutthebox.web.computers import ComputerDriver
-from shutthebox.web.guard import LOOPBACK_HOSTS, Guard, RateLimits, Receive, Scope, Send
+from shutthebox.web.guard import (
+    LOOPBACK_HOSTS,
+    Guard,
+    RateLimits,
+    Receive,
+    Scope,
+    Send,
+    client_key,
+)
 from shutthebox.web.lane import ActionLane
 from shutthebox.web.live import LiveFeed, LiveHub
 from shutthebox.web.seats import (
@@ -58,6 +67,16 @@ from shutthebox.web.service import (
     SeatSpec,
 )
 from shutthebox.web.storage import make_engine
+from shutthebox.web.work import (
+    DEFAULT_BUDGET,
+    EXACT_COMPUTERS,
+    ServerBusyError,
+    SolverWork,
+    TooMuchWorkError,
+    check_computers,
+    rules_of,
+    table_format,
+)
 
 STATIC = Path(__file__).parent / "static"
 DOCS = Path(__file__).parent / "docs"
@@ -90,6 +109,10 @@ class NewGame(BaseModel):
                                       "\"0.50\"; a finite amount in whole cents")
     pace: str = Field(default="watch", pattern="^(watch|instant)$",
                       description="computer turns at a watchable pace, or at once")
+    approximate: bool = Field(
+        default=False, description="let hard computers play a match too large for this "
+        "server to solve exactly (each turn for its best expected score); without it such a "
+        "game is refused with a 400 that says what fits")
 
 
 class Action(BaseModel):
@@ -124,6 +147,8 @@ REFUSALS: dict[type[Exception], tuple[int, str | None, dict[str, str] | None]] =
                           "retry", None),
     DBAPIError: (503, "the database is not answering: try again in a moment",
                  {"Retry-After": "1"}),
+    TooMuchWorkError: (429, None, {"Retry-After": "1"}),
+    ServerBusyError: (503, None, {"Retry-After": "5"}),
     ShutTheBoxError: (400, None, None),
 }
 """The answer to each refusal the service raises: status, detail (None: the error's own
@@ -169,18 +194,21 @@ class WebApp(FastAPI):
 def create_app(database_url: str | None = None, engine: Engine | None = None, *,
                allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS,
                computer_delay: float = 0.5, limits: RateLimits | None = None,
-               pool: SolverPool | None = None) -> FastAPI:
+               pool: SolverPool | None = None, background: SolverPool | None = None,
+               solver_budget: float = DEFAULT_BUDGET) -> FastAPI:
     """The app, storing games at ``database_url`` (the default SQLite file if None).
 
     ``computer_delay`` is the pause before each step of a computer seat in a game played at
     a watchable pace; ``limits`` the rate limits (requests a second per client address and
-    per seat token); ``pool`` the solver worker processes (one of its own if None).
+    per seat token); ``pool`` the solver worker process for interactive work and
+    ``background`` the one for match tables (each its own if None); ``solver_budget`` the
+    seconds of solver time the server spends on one match table (see
+    :mod:`shutthebox.web.work`).
     """
     own_engine = engine is None
     engine = engine or make_engine(database_url)
     hub = LiveHub(engine)
-    own_pool = pool is None
-    pool = pool or SolverPool()
+    work = SolverWork(hub.watching, solver_budget, pool, background)
     driver_box: list[ComputerDriver] = []
 
     def notify(game_id: str, waiting: str, batch: Batch | None) -> None:
@@ -189,21 +217,21 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
             driver_box[0].wake(game_id)
 
     service = GameService(engine, notify)
-    driver = ComputerDriver(service, pool, computer_delay, progress=hub.progress)
+    driver = ComputerDriver(service, work, computer_delay, progress=hub.progress)
     driver_box.append(driver)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         hub.start()
+        work.start()
         driver.start()
-        warm = asyncio.create_task(pool.run(advice.warm_up))
+        warm = asyncio.create_task(work.interactive.run(advice.warm_up))
         yield
+        warm.cancel()
         await driver.stop()
+        await work.stop()
         await hub.stop()
         service.close()
-        warm.cancel()
-        if own_pool:
-            pool.close()
         if own_engine:
             engine.dispose()
 
@@ -214,7 +242,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     app.state.service = service
     app.state.hub = hub
     app.state.driver = driver
-    app.state.pool = pool
+    app.state.work = work
 
     async def refused(_: Request, exc: Exception) -> JSONResponse:
         status, detail, headers = refusal(exc)
@@ -256,21 +284,21 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         return dict(STRENGTHS)
 
     @app.post("/api/games", status_code=201)
-    async def new_game(body: NewGame) -> JSONResponse:
+    async def new_game(body: NewGame, request: Request) -> JSONResponse:
         """Start a game. The answer holds, once, a token for each seat at this device and an
         invite for each open seat. Computer seats play in the background."""
-        return JSONResponse(await start(body), status_code=201)
+        return JSONResponse(await start(body, client_key(request.scope)), status_code=201)
 
-    async def start_fast(body: bytes) -> str | None:
+    async def start_fast(body: bytes, client: str) -> str | None:
         """A new game for the action lane: its answer as JSON, or None for a body that the
         model refuses (the route says why, 422)."""
         try:
             found = NewGame.model_validate_json(body)
         except ValidationError:
             return None
-        return dumps(await start(found))
+        return dumps(await start(found, client))
 
-    async def start(body: NewGame) -> dict[str, Any]:
+    async def start(body: NewGame, client: str) -> dict[str, Any]:
         base = preset(body.preset) if body.preset else Rules()
         rules = base.replace(**body.rules) if body.rules else base
         seats = [SeatSpec(s.name, s.kind or (SeatKind.COMPUTER if s.computer else
@@ -282,8 +310,19 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
                 raise ShutTheBoxError(f"the computer seat {seat.name!r} needs a strength: "
                                       f"one of {', '.join(STRENGTHS)}")
         fmt = body.format or ("solo" if len(seats) == 1 else "single")
+        computers = await run_in_threadpool(check_computers, rules, fmt,
+                                            [s.computer for s in seats], work.budget,
+                                            body.approximate)
+        seats = [SeatSpec(s.name, s.kind, c) for s, c in zip(seats, computers, strict=True)]
+        table = table_format(rules, fmt, len(seats))
+        build = None
+        if table is not None and any(c in EXACT_COMPUTERS for c in computers) and \
+                await run_in_threadpool(work.table_status, rules, table) == "fits":
+            build = work.reserve_table(rules, table, client)
         state: dict[str, Any] = await blocking(service.create, rules, fmt, _stake(body.stake),
                                                seats, body.pace)
+        if build is not None and table is not None:
+            work.request_table(rules, table, state["id"])
         return state
 
     @app.get("/api/games")
@@ -359,30 +398,50 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
 
     # --- coaching ----------------------------------------------------------------------
 
-    async def solver_work(game_id: str, authorization: str | None, function: Any,
-                          need_seat: bool) -> Any:
+    async def solver_work(request: Request, game_id: str, authorization: str | None,
+                          function: Any, need_seat: bool) -> Any:
+        tokens = bearer_tokens(authorization)[:1]
         if need_seat:
-            await run_in_threadpool(service.seat_of, game_id, bearer_tokens(authorization))
+            await run_in_threadpool(service.seat_of, game_id, tokens)
         log = await run_in_threadpool(service.match_log, game_id)
-        return await pool.run(function, game_id, log)
+        work.asked(game_id)
+        answer = await work.ask([client_key(request.scope), *tokens], function, game_id, log)
+        if isinstance(answer, dict) and (answer.get("message") or answer.get("note")):
+            await build_if_it_fits(game_id, log, client_key(request.scope))
+        return answer
+
+    async def build_if_it_fits(game_id: str, log: dict[str, Any], client: str) -> None:
+        """Start the table an approximate answer lacked, if it fits the budget (and the
+        client may ask for one), so that the next answer is exact."""
+        rules = rules_of(log)
+        table = table_format(rules, log["format"], len(log["players"]))
+        if table is None or await run_in_threadpool(work.table_status, rules, table) != "fits":
+            return
+        with contextlib.suppress(TooMuchWorkError, ServerBusyError):
+            work.request_table(rules, table, game_id, client)
 
     @app.get("/api/games/{game_id}/hint")
-    async def hint(game_id: str, authorization: Authorization = None) -> dict[str, Any]:
+    async def hint(game_id: str, request: Request,
+                   authorization: Authorization = None) -> dict[str, Any]:
         """Every legal action now, ranked by the exact solver (needs a seat token)."""
-        answer: dict[str, Any] = await solver_work(game_id, authorization, advice.hint, True)
+        answer: dict[str, Any] = await solver_work(request, game_id, authorization,
+                                                   advice.hint, True)
         return answer
 
     @app.get("/api/games/{game_id}/coach")
-    async def coach(game_id: str, authorization: Authorization = None) -> dict[str, Any]:
+    async def coach(game_id: str, request: Request,
+                    authorization: Authorization = None) -> dict[str, Any]:
         """The exact chance to shut the box and expected score from here (needs a seat
         token)."""
-        answer: dict[str, Any] = await solver_work(game_id, authorization, advice.coach, True)
+        answer: dict[str, Any] = await solver_work(request, game_id, authorization,
+                                                   advice.coach, True)
         return answer
 
     @app.get("/api/games/{game_id}/review")
-    async def review(game_id: str) -> dict[str, Any]:
+    async def review(game_id: str, request: Request) -> dict[str, Any]:
         """Every decision of the game against the best, with what it cost."""
-        answer: dict[str, Any] = await solver_work(game_id, None, advice.review, False)
+        answer: dict[str, Any] = await solver_work(request, game_id, None, advice.review,
+                                                   False)
         return answer
 
     # --- players -----------------------------------------------------------------------
@@ -393,18 +452,18 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         return service.players()
 
     @app.get("/api/stats")
-    async def stats(player: Annotated[str, Query(min_length=1, max_length=80)]
-                    ) -> dict[str, Any]:
+    async def stats(player: Annotated[str, Query(min_length=1, max_length=80)],
+                    request: Request) -> dict[str, Any]:
         """A player's record, solo games, and turn scores beside optimal play's."""
         rows = await run_in_threadpool(service.results, player)
-        return await player_stats(player, rows)
+        return await player_stats(player, rows, client_key(request.scope))
 
     @app.get("/api/players/{name:path}/stats", include_in_schema=False)
-    async def stats_by_path(name: str) -> dict[str, Any]:
+    async def stats_by_path(name: str, request: Request) -> dict[str, Any]:
         rows = await run_in_threadpool(service.results, name)
-        return await player_stats(name, rows)
+        return await player_stats(name, rows, client_key(request.scope))
 
-    async def player_stats(name: str, rows: list[Any]) -> dict[str, Any]:
+    async def player_stats(name: str, rows: list[Any], client: str) -> dict[str, Any]:
         def key(rules: dict[str, Any]) -> str:
             return json.dumps(rules, sort_keys=True)
 
@@ -422,7 +481,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         histogram: dict[str, int] = {}
         for score in same:
             histogram[str(score)] = histogram.get(str(score), 0) + 1
-        optimal = await pool.run(advice.optimal_distribution, rules.to_dict())
+        optimal = await work.ask([client], advice.optimal_distribution, rules.to_dict())
         return {
             "player": name, "games": len(rows), "matches": len(matches),
             "wins": sum(r.won for r in matches), "turns": len(turns),

@@ -20,9 +20,17 @@ from collections.abc import Callable
 from starlette.concurrency import run_in_threadpool
 
 from shutthebox.web import advice
-from shutthebox.web.advice import SolverPool
+from shutthebox.web.advice import WorkDroppedError
 from shutthebox.web.live import call_in_loop
 from shutthebox.web.service import GameService
+from shutthebox.web.work import (
+    APPROXIMATE,
+    EXACT_COMPUTERS,
+    SolverWork,
+    TableDroppedError,
+    rules_of,
+    table_format,
+)
 
 log = logging.getLogger(__name__)
 
@@ -33,16 +41,17 @@ INSTANT_BUDGET = 400
 class ComputerDriver:
     """Plays the server's steps of every game handed to it."""
 
-    def __init__(self, service: GameService, pool: SolverPool, delay: float = 0.5,
+    def __init__(self, service: GameService, work: SolverWork, delay: float = 0.5,
                  scan_every: float = 2.0,
                  progress: Callable[[str, float], None] | None = None) -> None:
         self.service = service
         self.progress = progress
         """Told (game id, fraction) while a long solve for the game runs."""
-        self.pool = pool
+        self.work = work
         self.delay = delay
         self.scan_every = scan_every
         self._running: dict[str, asyncio.Task[None]] = {}
+        self._failed: dict[str, int] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._scanner: asyncio.Task[None] | None = None
 
@@ -83,34 +92,53 @@ class ComputerDriver:
                 action = None
                 if not step.is_roll:
                     assert step.log is not None and step.seat is not None
-                    await self._prepare(game_id, step.log, step.strategy)
-                    action = await self.pool.run(advice.computer_action, game_id, step.log,
-                                                 step.seat, step.strategy)
+                    strategy = await self._prepare(game_id, step.log, step.strategy)
+                    if strategy is None:
+                        return      # nobody follows the game: it waits for the next scan
+                    pool = self.work.interactive if step.human else self.work.background
+                    action = await pool.run(advice.computer_action, game_id, step.log,
+                                            step.seat, strategy)
                 if not await run_in_threadpool(self.service.play_step, step, action):
                     return          # another server process moved it on
                 steps += 1
         except asyncio.CancelledError:
             raise
+        except (WorkDroppedError, TableDroppedError):
+            pass                    # the game waits for the next scan
         except Exception:           # the game waits for the next scan; the server goes on
-            log.exception("the server's step in game %s failed", game_id)
+            if self._failed.get(game_id) != steps:   # once per game and step, not per scan
+                self._failed[game_id] = steps
+                log.exception("the server's step in game %s failed", game_id)
         finally:
             self._running.pop(game_id, None)
 
     async def _prepare(self, game_id: str, log: dict[str, object],
-                       strategy: str | None) -> None:
-        """Work out the match tables the computer about to play needs, if they are not yet,
-        telling the game's watchers how far it is."""
-        if not await run_in_threadpool(advice.needs_match_tables, log, strategy):
-            return
-        work = asyncio.ensure_future(self.pool.run(advice.prepare_match, log["rules"],
-                                                   log["format"]))
+                       strategy: str | None) -> str | None:
+        """The strategy the computer about to play plays by, once the match table it needs
+        is worked out (telling the game's watchers how far it is); an exact player of a
+        match whose table is beyond the budget plays by :data:`APPROXIMATE`. None: the table
+        is missing and nobody follows the game, so it is not worked out now."""
+        assert strategy is not None
+        rules = rules_of(log)
+        fmt = table_format(rules, str(log["format"]), len(log["players"]))  # type: ignore[arg-type]
+        if fmt is None or strategy not in EXACT_COMPUTERS:
+            return strategy
+        status = await run_in_threadpool(self.work.table_status, rules, fmt)
+        if status == "ready":
+            return strategy
+        if status == "beyond":
+            return APPROXIMATE
+        if not self.work.wanted(game_id):
+            return None
+        work = self.work.request_table(rules, fmt, game_id)
         while not work.done():
             if self.progress is not None:
-                self.progress(game_id, self.pool.fraction())
+                self.progress(game_id, self.work.fraction())
             await asyncio.wait([work], timeout=0.5)
         await work
         if self.progress is not None:
             self.progress(game_id, 1.0)
+        return strategy
 
     async def _scan(self) -> None:
         """Every few seconds, pick up games waiting on the server that nobody moves."""

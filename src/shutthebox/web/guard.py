@@ -7,6 +7,7 @@ refusal is a JSON ``{"detail": ...}`` with a 4xx status.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import math
 import time
@@ -110,6 +111,31 @@ def header_map(scope: Scope) -> dict[bytes, bytes]:
     return found
 
 
+def client_key(scope: Scope) -> str:
+    """The client a request comes from, as limits count it: its IPv4 address, or the /64
+    network of an IPv6 one (a single home or host is given a whole /64, so counting single
+    IPv6 addresses would give it endless fresh limits).
+
+    >>> client_key({"client": ("203.0.113.9", 5000)})
+    '203.0.113.9'
+    >>> client_key({"client": ("2001:db8:1:2:aaaa::1", 5000)})
+    '2001:db8:1:2::/64'
+    """
+    client = scope.get("client")
+    if not client:
+        return "?"
+    address: str = client[0]
+    if ":" not in address:
+        return address
+    try:
+        full = ipaddress.IPv6Address(address.split("%")[0])
+    except ValueError:
+        return address
+    if full.ipv4_mapped is not None:
+        return str(full.ipv4_mapped)
+    return str(ipaddress.IPv6Network((full, 64), strict=False))
+
+
 def host_name(host: str) -> str:
     """The name in a Host header, without its port.
 
@@ -144,8 +170,7 @@ class Guard:
         path: str = scope.get("path", "")
         if path.startswith("/api/"):
             token = headers.get(b"authorization")
-            client = scope.get("client")
-            wait = self.limits.wait(client[0] if client else "?",
+            wait = self.limits.wait(client_key(scope),
                                     token.decode("latin-1") if token else None)
             if wait:
                 await self._refuse(scope, send, 429, "too many requests: wait a moment and "

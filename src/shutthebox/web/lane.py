@@ -26,6 +26,7 @@ from shutthebox.web.guard import (
     Receive,
     Scope,
     Send,
+    client_key,
     header_map,
     replay,
     send_json,
@@ -38,8 +39,9 @@ seat) -> the answer as JSON."""
 Refusal = Callable[[Exception], tuple[int, str, dict[str, str] | None]]
 Feed = Callable[[Scope, Receive, Send, str], Awaitable[None]]
 """A game's live feed (WebSocket): (scope, receive, send, game id)."""
-Start = Callable[[bytes], Awaitable[str | None]]
-"""A new game from the request's body -> its answer as JSON (None: a body for the route)."""
+Start = Callable[[bytes, str], Awaitable[str | None]]
+"""A new game from the request's body and client (:func:`~shutthebox.web.guard.client_key`)
+-> its answer as JSON (None: a body for the route)."""
 
 ACTION_PATH = re.compile(r"/api/games/([0-9a-f]{32})/(roll|dice|shut)")
 LIVE_PATH = re.compile(r"/api/games/([^/]{1,64})/live")
@@ -139,8 +141,8 @@ class ActionLane:
         message = await receive()
         body = message.get("body", b"")
         try:
-            answer = await self.start(body) if message.get("more_body") is not True \
-                else None
+            answer = await self.start(body, client_key(scope)) \
+                if message.get("more_body") is not True else None
         except Exception as exc:
             await self._refuse(send, exc)
             return

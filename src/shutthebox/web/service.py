@@ -96,6 +96,8 @@ class ServerStep:
     strategy: str | None = None
     log: dict[str, Any] | None = None
     pace: str = "watch"
+    human: bool = False
+    """Whether a person plays at the table (and waits for this step)."""
 
     @property
     def is_roll(self) -> bool:
@@ -476,7 +478,8 @@ class GameService:
         assert pending.seat is not None
         return ServerStep(game_id, loaded.count, pending.seat,
                           loaded.seats[pending.seat].computer or "", loaded.match_log(),
-                          loaded.pace)
+                          loaded.pace,
+                          any(s.kind is not SeatKind.COMPUTER for s in loaded.seats))
 
     def play_step(self, step: ServerStep, action: int | None) -> bool:
         """Play the step (roll, or the computer's action) if the game is still where it was
