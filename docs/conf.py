@@ -29,6 +29,7 @@ myst_heading_anchors = 3
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
+autodoc_inherit_docstrings = False   # Gymnasium's own docstrings are in another dialect
 autodoc_default_options = {"members": True, "show-inheritance": True}
 
 html_theme = "furo"

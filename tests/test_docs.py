@@ -38,7 +38,8 @@ def fenced(path: Path, *languages: str) -> list[tuple[int, str]]:
 
 def run_examples(path: Path) -> None:
     """Run every ``>>>`` block of a Markdown file as one doctest session, in order."""
-    parser, globs = doctest.DocTestParser(), {"__name__": path.stem}
+    parser = doctest.DocTestParser()
+    globs: dict[str, object] = {"__name__": path.stem}
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     report: list[str] = []
     examples = 0
@@ -48,6 +49,7 @@ def run_examples(path: Path) -> None:
         test = parser.get_doctest(body, globs, f"{path.name}:{line}", str(path), line - 1)
         examples += len(test.examples)
         runner.run(test, out=report.append, clear_globs=False)
+        globs = test.globs                 # a DocTest works on a copy: carry its names on
     assert examples, f"{path.name} has no >>> example"
     assert runner.failures == 0, "".join(report)
 

@@ -6,7 +6,7 @@ In a page::
     ```{computed} rules-of-thumb
     ```
 
-calls ``strategy_figures.FIGURES["rules-of-thumb"]`` and parses the Markdown it answers
+calls ``figures.FIGURES["rules-of-thumb"]`` and parses the Markdown it answers
 (tables, sentences carrying numbers, links to plots) in place. Plots are written beside the
 build's doctrees, never into the source folder, and Sphinx copies them into the HTML.
 """
@@ -19,9 +19,9 @@ from typing import Any, ClassVar
 
 from docutils import nodes
 from docutils.statemachine import StringList
+from figures import FIGURES, Plots
 from sphinx.application import Sphinx
 from sphinx.util.docutils import SphinxDirective
-from strategy_figures import FIGURES, Plots
 
 
 class ComputedDirective(SphinxDirective):

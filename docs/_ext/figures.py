@@ -1,4 +1,5 @@
-"""The strategy page's figures, computed by the package as the manual is built.
+"""The manual's computed figures (most of them the strategy page's), made by the package as
+the manual is built.
 
 Each public function returns Markdown (tables, sentences carrying numbers, image links) that
 the ``computed`` directive of ``computed.py`` parses into the page, so that no number on the
@@ -442,6 +443,26 @@ def match_edge(plots: Plots, rules_name: str = "classic") -> str:
                  rows)
 
 
+def preset_list(plots: Plots) -> str:
+    """The presets, in the words the command line and the web page use for them."""
+    return table(["preset", "what it sets", "rule sheet"],
+                 [(f"`{name}`", entry.summary, entry.source) for name, entry in PRESETS.items()])
+
+
+def baselines(plots: Plots) -> str:
+    """The regret of simple policies in ``shutthebox/ShutTheBox-v0`` (reward: the tiles shut,
+    so a turn's return is the tiles' total less the score), exactly."""
+    rules = preset("classic")
+    solution = solve(rules, "score")
+    total = rules.tiles * (rules.tiles + 1) // 2
+    rows = [("exact optimum (`info[\"optimal_value\"]` at the start)",
+             f"{total - float(solution.value()):.3f}", "0")]
+    for name, (what, make) in RULES_OF_THUMB.items():
+        played = walk(solution, make(solution))
+        rows.append((f"{name}: {what}", f"{total - played.expected:.3f}", f"{played.cost:.3f}"))
+    return table(["policy", "expected return", "regret"], rows)
+
+
 FIGURES: dict[str, Callable[[Plots], str]] = {
     "presets": preset_table,
     "rules-of-thumb": rules_of_thumb_table,
@@ -454,5 +475,7 @@ FIGURES: dict[str, Callable[[Plots], str]] = {
     "opening": opening_table,
     "one-die-rule": one_die_rule,
     "match-edge": match_edge,
+    "preset-list": preset_list,
+    "baselines": baselines,
 }
 """The figures by the name the pages give the ``computed`` directive."""
