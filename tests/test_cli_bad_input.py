@@ -68,7 +68,7 @@ CASES: list[tuple[list[str], str]] = [
     (["play", "--players", "cpu,cpu", "--stake", "-1"], "stake '-1'"),
     (["play", "--players", ""], "no players in ''"),
     (["play", "--players", " , "], "no players"),
-    (["play", "--players", "A" * 41], "longer than 40 characters"),
+    (["play", "--players", "A" * 41], "too long: 40 characters at most"),
     (["play", "--players", "Ann,Ann"], "must differ"),
     (["play", "--players", "Ann,cpu:genius"], "unknown strategy 'genius'"),
     (["play", "--players", "cpu,cpu", "--format", "elimination:99999999999999999999"],
@@ -101,7 +101,7 @@ CASES: list[tuple[list[str], str]] = [
     (["simulate", "--bogus"], "no such option: --bogus"),
     # tournament
     (["tournament", "--stake", "nan"], "stake 'nan'"),
-    (["tournament", "--matches", "0"], "at least 1"),
+    (["tournament", "--matches", "0"], "--matches must be 1 to 10,000,000, not 0"),
     (["tournament", "--matches", "abc"], "--matches 'abc': not a whole number"),
     (["tournament", "--players", ""], "no players"),
     (["tournament", "--players", "optimal,genius"], "unknown strategy 'genius'"),

@@ -21,7 +21,10 @@ True
 from __future__ import annotations
 
 import json
+import os
 import random
+import stat
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -30,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from shutthebox.dice import Roll, roll_dice
-from shutthebox.errors import FormatError, IllegalMoveError, LogError
+from shutthebox.errors import FormatError, IllegalMoveError, LogError, ShutTheBoxError
 from shutthebox.rules import FirstPlayer, Rules, Scoring
 from shutthebox.strategies import Situation, Strategy
 from shutthebox.tiles import Tiles, mask_of, tiles_of
@@ -124,7 +127,7 @@ class GameFormat:
     def parse(cls, text: str) -> GameFormat:
         """Read ``single``, ``solo``, ``rounds:R``, ``elimination:L``, ``loser-at:L``,
         ``race:T`` or ``battle``."""
-        name, _, number = text.strip().partition(":")
+        name, colon, number = text.strip().partition(":")
         try:
             kind = FormatKind(name)
         except ValueError:
@@ -132,12 +135,20 @@ class GameFormat:
                               for k in FormatKind)
             raise FormatError(f"unknown format {text!r}: known are {known}") from None
         if not number:
+            if colon:
+                example = (f"{kind.value}:{_DEFAULT_LIMIT[kind]}, or " if kind in _DEFAULT_LIMIT
+                           else "battle:turns, or " if kind is FormatKind.BATTLE else "")
+                raise FormatError(f"format {text!r} has nothing after the colon: write "
+                                  f"{example}{kind.value} alone")
             return cls(kind)
         if kind is FormatKind.BATTLE:
             if number not in tuple(BattleReading):
                 raise FormatError(f"unknown battle {text!r}: battle:rolls (one roll at a time) "
                                   f"or battle:turns (a whole turn at a time)")
             return cls(kind, reading=BattleReading(number))
+        if number.startswith("-") and number[1:].isascii() and number[1:].isdigit():
+            raise FormatError(f"the number in format {text!r} is negative: {kind.value} "
+                              "takes a number of at least 1")
         if not (number.isascii() and number.isdigit()):
             raise FormatError(f"the number in format {text!r} must be a whole number")
         if len(number) > 9:
@@ -154,6 +165,28 @@ class GameFormat:
     def multi_round(self) -> bool:
         """Whether the format plays several rounds (a shut box then scores 0 by default)."""
         return self.kind in MULTI_ROUND
+
+    @property
+    def goal(self) -> str:
+        """How the format is won, in one sentence.
+
+        >>> GameFormat.parse("battle").goal
+        'the knocker wins by shutting every tile, the stander by standing every tile up again'
+        """
+        kind, limit = self.kind, self.limit
+        return {
+            FormatKind.SOLO: "one turn alone: beat your personal best",
+            FormatKind.SINGLE: "one turn each: the best score wins",
+            FormatKind.ROUNDS: f"{limit} rounds: the best total wins",
+            FormatKind.ELIMINATION: f"a total of {limit} or more is out: the last player "
+                                    "left wins",
+            FormatKind.LOSER_AT: f"once a total reaches {limit}, the highest total loses and "
+                                 "the lowest wins",
+            FormatKind.RACE: f"the first to a total of {limit} wins (the highest total, if "
+                             "two reach it in one round)",
+            FormatKind.BATTLE: "the knocker wins by shutting every tile, the stander by "
+                               "standing every tile up again",
+        }[kind]
 
     @property
     def by_turns(self) -> bool:
@@ -714,18 +747,75 @@ def replay_decisions(log: Mapping[str, Any]) -> list[Decision]:
     return decisions
 
 
-def load_log(path: Path) -> dict[str, Any]:
-    """Read a saved game log (raises :class:`LogError` for a file that is not one)."""
+MAX_LOG_BYTES = 16 * 1024 * 1024
+"""The largest game log read from a file: a long match of twelve players is well under
+1 MiB, and a file much larger is not a game log (``/dev/zero`` never ends)."""
+
+
+def read_log_text(path: Path) -> str:
+    """The text of a game log file: a regular file of at most :data:`MAX_LOG_BYTES`.
+
+    A FIFO or a device is refused without reading it (a FIFO would wait for a writer, a
+    device may never end).
+
+    :raises LogError: the file cannot be read, is not a regular file, is too large or is not
+        UTF-8 text.
+    """
+    shown = str(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        # O_NONBLOCK: opening a FIFO does not wait for a writer; regular files ignore it
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
-        raise LogError(f"cannot read {str(path)!r}: {error.strerror}") from None
+        raise LogError(f"cannot read {shown!r}: {error.strerror or error}") from None
+    with os.fdopen(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise LogError(f"{shown!r} is not a game log: it is not a regular file")
+        try:
+            data = file.read(MAX_LOG_BYTES + 1)
+        except OSError as error:
+            raise LogError(f"cannot read {shown!r}: {error.strerror or error}") from None
+    if len(data) > MAX_LOG_BYTES:
+        raise LogError(f"{shown!r} is not a game log: it is larger than "
+                       f"{MAX_LOG_BYTES // 2**20} MiB")
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise LogError(f"{str(path)!r} is not a game log: it is not text") from None
+        raise LogError(f"{shown!r} is not a game log: it is not text") from None
+
+
+def load_log(path: Path) -> dict[str, Any]:
+    """Read a saved game log (raises :class:`LogError` for a file that is not one).
+
+    Its player names must pass :func:`~shutthebox.names.clean_name`: a name from a file is
+    printed later, and one holding a terminal escape would act on the terminal.
+
+    :raises LogError: the file cannot be read, or is not a game log.
+    """
+    from shutthebox.names import clean_name
+
+    shown = str(path)
+    text = read_log_text(path)
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise LogError(f"{str(path)!r} is not JSON: {error.msg} at line {error.lineno}") from None
+        raise LogError(f"{shown!r} is not JSON: {error.msg} at line {error.lineno}") from None
+    except RecursionError:
+        raise LogError(f"{shown!r} is not a game log: its JSON is nested too deeply") from None
+    except ValueError:   # Python refuses to read a whole number of thousands of digits
+        raise LogError(f"{shown!r} is not a game log: it holds a number of more than "
+                       f"{sys.get_int_max_str_digits()} digits") from None
     if not isinstance(data, dict) or "events" not in data:
-        raise LogError(f"{str(path)!r} is not a shutthebox game log")
+        raise LogError(f"{shown!r} is not a shutthebox game log")
+    players = data.get("players")
+    if isinstance(players, list):
+        for name in players:
+            if not isinstance(name, str):
+                raise LogError(f"{shown!r} is not a game log: a player name is {name!r}")
+            try:
+                clean_name(name)
+            except ShutTheBoxError as error:
+                raise LogError(f"{shown!r} has a player name that cannot be shown: "
+                               f"{error}") from None
     return data
 
 

@@ -1,8 +1,12 @@
 """Where the project keeps files: one per-user data folder.
 
 The folder is ``$SHUTTHEBOX_HOME`` if set, else ``$XDG_DATA_HOME/shutthebox``, else
-``~/.local/share/shutthebox``. Finished terminal games are saved under ``games/`` in it, and
-the web app's SQLite database is ``shutthebox.sqlite`` in it.
+``~/.local/share/shutthebox``. Terminal games are saved under ``games/`` in it, and the web
+app's SQLite database is ``shutthebox.sqlite`` in it.
+
+A folder that cannot be made or read (read-only, unreadable, a file in its place) raises
+:class:`DataFolderError`, which the command line reports in one line with exit status 1: the
+input was good, the machine refused.
 """
 
 from __future__ import annotations
@@ -10,21 +14,54 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from shutthebox.errors import ShutTheBoxError
 
-def data_dir() -> Path:
-    """The per-user data folder (created on first use)."""
+
+class DataFolderError(ShutTheBoxError):
+    """The data folder, or a file in it, cannot be made, read or written."""
+
+    exit_status = 1
+    """The command line's exit status: the machine refused, the input was good."""
+
+
+def data_home() -> Path:
+    """The per-user data folder's path (nothing is created)."""
     home = os.environ.get("SHUTTHEBOX_HOME")
     if home:
-        folder = Path(home)
-    else:
-        xdg = os.environ.get("XDG_DATA_HOME")
-        folder = (Path(xdg) if xdg else Path.home() / ".local" / "share") / "shutthebox"
-    folder.mkdir(parents=True, exist_ok=True)
+        return Path(home)
+    xdg = os.environ.get("XDG_DATA_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".local" / "share") / "shutthebox"
+
+
+def make_folder(folder: Path) -> Path:
+    """``folder``, created with its parents if missing.
+
+    :raises DataFolderError: it cannot be created, or a file stands in its place.
+    """
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise DataFolderError(f"cannot use {str(folder)!r} as a folder: a file (or a broken "
+                              "link) stands in its place") from None
+    except OSError as error:
+        raise DataFolderError(f"cannot create the folder {str(folder)!r}: "
+                              f"{error.strerror or error}") from None
     return folder
 
 
-def games_dir() -> Path:
-    """The folder of saved game logs (JSON)."""
-    folder = data_dir() / "games"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
+def data_dir() -> Path:
+    """The per-user data folder (created on first use).
+
+    :raises DataFolderError: it cannot be created.
+    """
+    return make_folder(data_home())
+
+
+def games_dir(create: bool = True) -> Path:
+    """The folder of saved game logs (JSON); with ``create=False`` it may not exist yet (a
+    command that only reads writes nothing).
+
+    :raises DataFolderError: it cannot be created.
+    """
+    folder = data_home() / "games"
+    return make_folder(folder) if create else folder

@@ -8,7 +8,7 @@ mask in ``SHUT``.
 >>> from shutthebox.rules import Rules
 >>> player = make_strategy("highest-first", Rules(), random.Random(1))
 >>> state = TurnState.start(Rules()).apply_roll((3, 5))
->>> format_tiles(player.choose(state, Situation()))
+>>> format_move(player.choose(state, Situation()))
 '8'
 """
 
@@ -21,7 +21,7 @@ from typing import Protocol
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.rules import LOW_SUM_LIMIT, Rules
-from shutthebox.tiles import format_tiles, tile_sum
+from shutthebox.tiles import Tiles, tile_sum, tiles_of
 from shutthebox.turn import Phase, TurnState
 
 
@@ -156,8 +156,18 @@ def check_strategy(name: str) -> str:
         f"unknown strategy {full!r}: known are {', '.join(strategy_names())}")
 
 
+def format_move(move: Tiles) -> str:
+    """A move's tiles highest first, the one order of moves in the log, the terminal, the
+    hint and the review: ``'7 1'`` (open tiles are listed lowest first, as the box reads).
+
+    >>> format_move(0b1000001)
+    '7 1'
+    """
+    return " ".join(map(str, reversed(tiles_of(move)))) or "-"
+
+
 def describe_move(state: TurnState, action: int) -> str:
-    """An action in words: ``'roll 1 die'`` or ``'shut 3 5'``."""
+    """An action in words, a move highest first: ``'roll 1 die'`` or ``'shut 5 3'``."""
     if state.phase is Phase.CHOOSE_DICE:
         return f"roll {action} di{'e' if action == 1 else 'ce'}"
-    return f"shut {format_tiles(action)}"
+    return f"shut {format_move(action)}"

@@ -3,7 +3,8 @@
 Each command module has a ``register(app)`` function. A command's module is imported only
 when that command runs (``shutthebox --help`` and ``rules`` load neither numba nor the web
 stack). Bad input of any kind ends in a one-line error on standard error and exit status 2,
-never a traceback.
+a machine that refuses (a read-only or full disk) in one line and exit status 1, never a
+traceback.
 """
 
 from __future__ import annotations
@@ -117,10 +118,11 @@ def root() -> None:
     """Shut the Box: play every rule variant, see the exact best move, simulate strategies."""
 
 
-def fail(message: str) -> None:
-    """Print a one-line error and exit with status 2."""
-    print(f"shutthebox: error: {message}", file=sys.stderr)
-    raise SystemExit(2)
+def fail(message: str, status: int = 2) -> None:
+    """Print a one-line error and exit with ``status`` (2: bad input; 1: the machine
+    refused)."""
+    print(f"shutthebox: error: {' '.join(message.splitlines())}", file=sys.stderr)
+    raise SystemExit(status)
 
 
 _PLAIN_REASONS = {
@@ -159,8 +161,21 @@ def usage_message(error: Any, argv: Sequence[str]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Run the command line (the ``shutthebox`` console script)."""
+    """Run the command line (the ``shutthebox`` console script).
+
+    Whatever goes wrong ends in one line on standard error, never a traceback: exit status
+    2 for bad input, 1 when the machine refuses (a read-only or full disk, a file that cannot
+    be read, a closed output), 130 for Ctrl-C.
+    """
+    from shutthebox.cli.output import plain_where_needed
+
     args = sys.argv[1:] if argv is None else list(argv)
+    if sys.stdout is None:
+        print("shutthebox: error: standard output is closed: nothing could be shown",
+              file=sys.stderr)
+        raise SystemExit(1)
+    plain_where_needed(sys.stdout)
+    plain_where_needed(sys.stderr)
     command = typer.main.get_command(app)
     try:
         status = command.main(args=args, prog_name="shutthebox", standalone_mode=False)
@@ -171,12 +186,30 @@ def main(argv: list[str] | None = None) -> None:
     except UsageError as error:
         fail(usage_message(error, args))
     except ShutTheBoxError as error:
-        fail(str(error))
+        fail(str(error), getattr(error, "exit_status", 2))
     except typer.Abort:
         print("shutthebox: stopped", file=sys.stderr)
         raise SystemExit(1) from None
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         raise SystemExit(130) from None
+    except BrokenPipeError:
+        _quiet_stdout()   # the reader left (| head): nothing more to say, to anyone
+        raise SystemExit(1) from None
+    except OSError as error:
+        where = f" ({error.filename})" if error.filename else ""
+        fail(f"{error.strerror or error}{where}", 1)
     if isinstance(status, int) and status:
         raise SystemExit(status)
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at the null device, so Python's final flush of a closed pipe
+    does not print an error of its own."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

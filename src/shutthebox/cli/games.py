@@ -8,6 +8,16 @@ from typing import Annotated
 import typer
 
 
+def printable(text: str) -> str:
+    """``text`` with each character that would act on the terminal (an escape, a newline)
+    written as its escape: a file name in the games folder is anybody's text.
+
+    >>> print(printable("Ann\\x1b[2J"))
+    Ann\\x1b[2J
+    """
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text)
+
+
 def games_command(
     as_json: Annotated[bool, typer.Option("--json", help="print JSON for scripts")] = False,
 ) -> None:
@@ -29,16 +39,17 @@ def games_command(
         return
     console = Console()
     if not games:
-        console.print(f"No saved games in {games_dir()}", highlight=False, soft_wrap=True)
+        console.print(f"No saved games in {games_dir(create=False)}", highlight=False,
+                      soft_wrap=True, markup=False)
         return
-    console.print(f"Saved games in {games_dir()}, latest first:", highlight=False,
-                  soft_wrap=True)
+    console.print(f"Saved games in {games_dir(create=False)}, latest first:", highlight=False,
+                  soft_wrap=True, markup=False)
     for game in games:
         match = game.match
         players = f"  ({', '.join(match.players)})" if match else ""
         style = "bold" if match is not None and not match.is_over else ""
-        console.print(f"{game.name}  {game.state}{players}", style=style, highlight=False,
-                      soft_wrap=True)
+        console.print(printable(f"{game.name}  {game.state}{players}"), style=style,
+                      highlight=False, soft_wrap=True, markup=False)
 
 
 def register(app: typer.Typer) -> None:

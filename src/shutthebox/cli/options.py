@@ -61,7 +61,7 @@ def rules_from_flags(
     >>> rules_from_flags("family-12", scoring="digits").scoring
     <Scoring.DIGITS: 'digits'>
     """
-    base = preset(preset_name) if preset_name else Rules()
+    base = preset(preset_name) if preset_name is not None else Rules()
     changes: dict[str, Any] = {
         name: value for name, value in [
             ("tiles", tiles), ("one_die", one_die), ("one_die_forced", one_die_forced),

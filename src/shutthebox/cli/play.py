@@ -7,6 +7,7 @@ output is not a terminal (pipes, scripts, screen readers), it is played in lines
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from collections.abc import Callable
@@ -14,10 +15,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from shutthebox.errors import FormatError
+from shutthebox.errors import FormatError, ShutTheBoxError
 from shutthebox.match import GameFormat, MatchConfig, format_money, parse_stake
+from shutthebox.names import MAX_NAME, clean_name
 from shutthebox.rules import Rules
-from shutthebox.terminal.words import MAX_NAME
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -26,6 +27,36 @@ if TYPE_CHECKING:
 
 DEFAULT_PLAYERS = "You,cpu"
 COMPUTER_DEFAULT = "hard"
+MAX_GAMES = 1000
+"""The most games in one session: a thousand games of computers take about half a minute."""
+
+
+class ClosedInputError(ShutTheBoxError):
+    """People are to play, but standard input is closed: nobody can type a move."""
+
+    exit_status = 1
+    """The command line's exit status: the input was good, the machine has no keyboard."""
+
+
+def is_terminal(stream: Any) -> bool:
+    """Whether ``stream`` is an open terminal (a closed or missing stream is not one)."""
+    try:
+        return stream is not None and bool(stream.isatty())
+    except (ValueError, OSError):   # a closed file
+        return False
+
+
+def input_is_open() -> bool:
+    """Whether standard input exists and is open (``<&-`` closes it)."""
+    return sys.stdin is not None and not sys.stdin.closed
+
+
+def full_screen_fits() -> bool:
+    """Whether this terminal can show the full-screen game: it is not ``TERM=dumb`` (which
+    moves no cursor and shows no colour) and can show the board's characters."""
+    from shutthebox.cli.output import shows_everything
+
+    return os.environ.get("TERM", "") != "dumb" and shows_everything(sys.stdout)
 
 
 def parse_players(text: str) -> tuple[tuple[str, ...], dict[int, str]]:
@@ -44,10 +75,8 @@ def parse_players(text: str) -> tuple[tuple[str, ...], dict[int, str]]:
         if head.lower() == "cpu":
             computers[seat] = spec or COMPUTER_DEFAULT
             names.append(f"CPU {len(computers)} ({computers[seat]})")
-        elif len(entry) > MAX_NAME:
-            raise FormatError(f"player name {entry!r} is longer than {MAX_NAME} characters")
         else:
-            names.append(entry)
+            names.append(clean_name(entry))
     return tuple(names), computers
 
 
@@ -75,6 +104,8 @@ def make_session(rules: Rules, players: str, game_format: str | None, stake: str
 
 def _ask(question: str, read: Callable[[str], Any], console: Console) -> Any:
     """Ask until the answer reads (``read`` gets "" for Enter and gives the default)."""
+    from rich.markup import escape
+
     while True:
         try:
             answer = input(question).strip()
@@ -83,7 +114,7 @@ def _ask(question: str, read: Callable[[str], Any], console: Console) -> Any:
         try:
             return read(answer)
         except ValueError as error:
-            console.print(f"[red]{error}[/]: try again", highlight=False)
+            console.print(f"[red]{escape(str(error))}[/]: try again", highlight=False)
 
 
 def _wizard(rules: Rules, stake: str | None, seed: int | None, games: int,
@@ -96,9 +127,10 @@ def _wizard(rules: Rules, stake: str | None, seed: int | None, games: int,
                  lambda text: check_players(text or DEFAULT_PLAYERS), console)
     chosen = _ask("Rules preset (see `shutthebox rules`) [classic]: ",
                   lambda text: rules_from_flags(text) if text else rules, console)
+    console.print("Formats: single, solo, rounds:R, elimination:L, loser-at:L, race:T, battle",
+                  highlight=False)
     session: GameSession = _ask(
-        "Format: single, solo, rounds:R, elimination:L, loser-at:L, race:T, battle "
-        "[single, or solo for one player]: ",
+        "Format [single, or solo for one player]: ",
         lambda text: make_session(chosen, names, text or None, stake, seed, games), console)
     return session
 
@@ -109,7 +141,8 @@ def play_command(
         help="with --resume: the saved game to resume (see `shutthebox games`)",
         show_default=False)] = None,
     players: Annotated[str | None, typer.Option(
-        "--players", help="comma-separated seats: a name (up to 40 characters) for a human, "
+        "--players", help=f"comma-separated seats: a name (up to {MAX_NAME} characters) for a "
+        "human, "
         "cpu or cpu:STRATEGY for a computer (STRATEGY: easy, medium, hard, random, "
         "highest-first, fewest-tiles, optimal, optimal:shut ...). Default: You,cpu")] = None,
     game_format: Annotated[str | None, typer.Option(
@@ -118,8 +151,8 @@ def play_command(
     stake: Annotated[str | None, typer.Option(
         "--stake", help="play for a pot: every player antes this much each game")] = None,
     games: Annotated[int, typer.Option(
-        "--games", min=1, help="games in the session (with people at the table you are "
-        "asked after each game)")] = 1,
+        "--games", min=1, max=MAX_GAMES, help=f"games in the session, up to {MAX_GAMES} "
+        "(with people at the table you are asked after each game)")] = 1,
     seed: Annotated[int | None, typer.Option(
         "--seed", help="seed the dice, to replay a game exactly")] = None,
     resume: Annotated[bool, typer.Option(
@@ -140,7 +173,7 @@ def play_command(
     console = Console(quiet=as_json)
     if game is not None and not resume:
         raise FormatError(f"unexpected argument {game!r}: a game name goes with --resume")
-    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    terminal = is_terminal(sys.stdin) and is_terminal(sys.stdout)
     if resume:
         given = [flag for flag, value in (("--players", players), ("--format", game_format),
                                           ("--stake", stake)) if value is not None]
@@ -149,24 +182,57 @@ def play_command(
         from shutthebox.terminal.saved import find_game
         from shutthebox.terminal.session import GameSession
 
-        session = GameSession.resume(find_game(game), seed)
-        console.print(f"resuming {session.path.stem}", highlight=False)
+        saved = find_game(game)
+        assert saved.match is not None
+        _check_input(len(saved.match.players) - len(saved.computers))
+        session = GameSession.resume(saved, seed)
     elif players is None and game_format is None and terminal and not as_json:
         session = _wizard(rules, stake, seed, games, console)
     else:
-        session = make_session(rules, DEFAULT_PLAYERS if players is None else players,
-                               game_format, stake, seed, games)
-    full_screen = terminal and not plain and not as_json
-    if full_screen:
-        from shutthebox.terminal.app import ShutTheBoxApp
+        seats = DEFAULT_PLAYERS if players is None else players
+        names, computers = parse_players(seats)
+        _check_input(len(names) - len(computers))
+        session = make_session(rules, seats, game_format, stake, seed, games)
+    try:
+        if resume:
+            console.print(f"resuming {session.path.stem}", highlight=False)
+        if terminal and not plain and not as_json and full_screen_fits():
+            _play_full_screen(session, console, fast)
+        else:
+            _play_lines(session, console,
+                        fast or session.humans == 0 or not is_terminal(sys.stdout), as_json)
+    finally:
+        session.close()
 
-        outcome = ShutTheBoxApp(session, fast=fast).run()
-        console.print(f"game saved to {session.path}", highlight=False, soft_wrap=True)
-        if outcome == "interrupted":
-            raise SystemExit(130)
-        return
-    _play_lines(session, console, fast or session.humans == 0 or not sys.stdout.isatty(),
-                as_json)
+
+def _check_input(humans: int) -> None:
+    """Refuse a game with people in it when nobody can type (before anything is written).
+
+    :raises ClosedInputError: standard input is closed.
+    """
+    if humans and not input_is_open():
+        raise ClosedInputError(
+            "standard input is closed, so nobody can type a move: run it from a terminal, "
+            "or give --players cpu,cpu to watch computers play")
+
+
+def _play_full_screen(session: GameSession, console: Console, fast: bool) -> None:
+    """The game full screen; what happened is said after it, in one line."""
+    from shutthebox.terminal.app import ShutTheBoxApp
+    from shutthebox.terminal.game import Outcome
+    from shutthebox.terminal.saved import SaveError
+
+    app = ShutTheBoxApp(session, fast=fast)
+    outcome = app.run()
+    if app.save_problem:
+        raise SaveError(app.save_problem)
+    if outcome is None:   # the app stopped on an error it has shown
+        raise SystemExit(1)
+    finished = outcome is Outcome.FINISHED
+    console.print(f"game {'saved' if finished else 'saved unfinished'} to {session.path}",
+                  highlight=False, soft_wrap=True)
+    if outcome is Outcome.INTERRUPTED:
+        raise SystemExit(130)
 
 
 def _play_lines(session: GameSession, console: Console, fast: bool, as_json: bool) -> None:
@@ -174,6 +240,9 @@ def _play_lines(session: GameSession, console: Console, fast: bool, as_json: boo
 
     results = []
     while True:
+        if as_json and session.games > 1 and is_terminal(sys.stderr):
+            print(f"\rgame {session.number} of {session.games}", end="", file=sys.stderr,
+                  flush=True)
         outcome = TerminalGame(session, console, pause=0.0 if fast else 0.6).run()
         match = session.match
         names = match.players
@@ -195,6 +264,8 @@ def _play_lines(session: GameSession, console: Console, fast: bool, as_json: boo
             break
         session.next_game()
     if as_json:
+        if session.games > 1 and is_terminal(sys.stderr):
+            print(file=sys.stderr)
         print(json.dumps(results[0] if len(results) == 1 else results, indent=2))
 
 

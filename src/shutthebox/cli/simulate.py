@@ -16,6 +16,11 @@ from shutthebox.plots import check_plot_path
 from shutthebox.rules import Rules
 from shutthebox.simulate import SimulationError, simulate, tournament
 
+MAX_TURNS = 1_000_000_000
+"""The most turns ``simulate`` plays: about five minutes on one core of a recent machine."""
+MAX_MATCHES = 10_000_000
+"""The most matches ``tournament`` plays: hours already for three optimal players."""
+
 JsonOption = Annotated[bool, typer.Option("--json", help="print JSON for scripts")]
 PlotOption = Annotated[Path | None, typer.Option(
     "--plot", help="write a chart to this file (.png or .svg)")]
@@ -32,7 +37,8 @@ def simulate_command(
     strategy: Annotated[str, typer.Option(
         "--strategy", "-s", help="optimal, optimal:shut, highest-first, fewest-tiles, random, "
         "...")] = "optimal",
-    games: Annotated[int, typer.Option("--games", "-n", help="turns to play")] = 1_000_000,
+    games: Annotated[int, typer.Option(
+        "--games", "-n", help=f"turns to play, up to {MAX_TURNS:,}")] = 1_000_000,
     seed: Annotated[int, typer.Option("--seed", help="seed of the dice")] = 0,
     as_json: JsonOption = False,
     plot: PlotOption = None,
@@ -40,6 +46,9 @@ def simulate_command(
     """Play many single turns of a strategy and compare the figures with the exact ones."""
     if games < 1:
         raise SimulationError(f"--games must be at least 1, not {games}")
+    if games > MAX_TURNS:
+        raise SimulationError(f"--games {games} is more than this command plays: at most "
+                              f"{MAX_TURNS:,} turns (about five minutes)")
     if plot is not None:
         check_plot_path(plot)
     console = Console(stderr=as_json)
@@ -88,7 +97,8 @@ def tournament_command(
     game_format: Annotated[str, typer.Option(
         "--format", help="single | rounds:R | elimination:L | loser-at:L | race:T | battle")]
         = "single",
-    matches: Annotated[int, typer.Option("--matches", "-n", help="matches to play")] = 1000,
+    matches: Annotated[int, typer.Option(
+        "--matches", "-n", help=f"matches to play, up to {MAX_MATCHES:,}")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="seed of the dice")] = 0,
     stake: Annotated[str | None, typer.Option(
         "--stake", help="every player antes this much each match")] = None,
@@ -96,6 +106,8 @@ def tournament_command(
     plot: PlotOption = None,
 ) -> None:
     """Play whole matches between strategies, seats rotated, and report win rates."""
+    if not 1 <= matches <= MAX_MATCHES:
+        raise SimulationError(f"--matches must be 1 to {MAX_MATCHES:,}, not {matches}")
     names = [name.strip() for name in players.split(",") if name.strip()]
     if not names:
         raise SimulationError(f"no players in {players!r}: give strategies, like "

@@ -22,7 +22,7 @@ from shutthebox.errors import FormatError, TilesError
 from shutthebox.match import FormatKind, GameFormat, load_log
 from shutthebox.plots import check_plot_path
 from shutthebox.rules import Rules
-from shutthebox.strategies import Situation
+from shutthebox.strategies import Situation, format_move
 from shutthebox.tiles import format_tiles, mask_of, parse_tiles, tiles_of
 
 if TYPE_CHECKING:
@@ -130,7 +130,7 @@ def _roll_summary(rules: Rules, objective: str | Objective, open_tiles: int,
     for roll, p in roll_outcomes(dice):
         best = solution.best_move(open_tiles, roll)
         table.add_row(format_roll(roll), f"{float(p) * 100:.2f} %",
-                      format_tiles(best) if best else "no move: the turn ends",
+                      format_move(best) if best else "no move: the turn ends",
                       _value_text(objective, solution.after_roll(open_tiles, roll)))
     return table
 
@@ -206,8 +206,9 @@ def hint_command(
     posted_text: Annotated[str | None, typer.Option(
         "--posted", help="with --format: the scores the others have posted this round, in "
         "the order of --totals after yours (the others play after you)")] = None,
-    round_number: Annotated[int, typer.Option(
-        "--round", min=1, help="with --format rounds:R: this round's number")] = 1,
+    round_number: Annotated[int | None, typer.Option(
+        "--round", min=1, help="with --format rounds:R: this round's number [default: 1]")]
+        = None,
     role: Annotated[str | None, typer.Option(
         "--role", help="with --format battle:...: knock (shut the open tiles: --open) or "
         "stand (stand up shut tiles: --open names the tiles you may stand)")] = None,
@@ -222,7 +223,9 @@ def hint_command(
     open_tiles = _open_tiles(rules, open_text) if open_text else rules.full
     console = Console()
     chosen: str | Objective = objective
-    if game_format is not None:
+    if game_format is None:
+        _only_with_format(totals_text, posted_text, round_number, role)
+    else:
         chosen = _match_objective(rules, game_format, totals_text, posted_text, round_number,
                                   role)
         objective = "match"
@@ -264,7 +267,7 @@ def hint_command(
     expected = None if game_format is None else [
         f"{_expected(rules, open_tiles, m.tiles, objective)['expected_score']:.4f}"
         for m in moves]
-    console.print(_ranking(title, "shut", [(format_tiles(m.tiles), m.value, m.loss)
+    console.print(_ranking(title, "shut", [(format_move(m.tiles), m.value, m.loss)
                                            for m in moves], objective, expected))
 
 
@@ -277,6 +280,21 @@ def _expected(rules: Rules, open_tiles: int, move: int, objective: str) -> dict[
     return {"expected_score": float(solve(rules, "score").after_move(open_tiles, move))}
 
 
+def _only_with_format(totals_text: str | None, posted_text: str | None,
+                      round_number: int | None, role: str | None) -> None:
+    """Refuse the match flags without ``--format``: the hint would quietly ignore them.
+
+    :raises FormatError: one of them is given.
+    """
+    given = [(flag, value) for flag, value in (
+        ("--totals", totals_text), ("--posted", posted_text), ("--round", round_number),
+        ("--role", role)) if value is not None]
+    if given:
+        flag, value = given[0]
+        raise FormatError(f"{flag} {str(value)!r} describes a match: give the match with "
+                          "--format, like --format rounds:3, or leave it out")
+
+
 def _numbers(option: str, text: str | None) -> tuple[int, ...]:
     if text is None:
         return ()
@@ -287,13 +305,53 @@ def _numbers(option: str, text: str | None) -> tuple[int, ...]:
     return tuple(int(w) for w in words)
 
 
+def _check_match_flags(rules: Rules, fmt: GameFormat, totals_text: str | None,
+                       posted_text: str | None, round_number: int | None,
+                       role: str | None) -> None:
+    """Refuse a match flag the format does not use, and scores or totals it cannot have.
+
+    :raises FormatError: a flag that means nothing here, or a value out of its range.
+    """
+    battle = fmt.kind is FormatKind.BATTLE
+    if battle and (totals_text is not None or posted_text is not None):
+        flag, value = ("--totals", totals_text) if totals_text is not None else \
+            ("--posted", posted_text)
+        raise FormatError(f"{flag} {value!r} means nothing in a battle (it has no scores): "
+                          "give --role knock or --role stand")
+    if role is not None and not battle:
+        raise FormatError(f"--role {role!r} is for a battle, not {fmt}: leave it out")
+    if round_number is not None and fmt.kind is not FormatKind.ROUNDS:
+        raise FormatError(f"--round {round_number} is for --format rounds:R, not {fmt}: "
+                          "leave it out")
+    scores = sorted({rules.score(mask) for mask in range(rules.full + 1)})
+    for score in _numbers("--posted", posted_text):
+        if score not in scores:
+            raise FormatError(f"--posted {posted_text!r}: no turn ends with a score of {score} "
+                              f"under these rules (they go from {scores[0]} to {scores[-1]})")
+    limit = fmt.limit
+    for total in _numbers("--totals", totals_text):
+        if fmt.kind is FormatKind.RACE and limit is not None and total >= limit:
+            raise FormatError(f"--totals {totals_text!r}: a total of {total} has reached "
+                              f"the target {limit}, so the race is over")
+        if fmt.kind is FormatKind.LOSER_AT and limit is not None and total >= limit:
+            raise FormatError(f"--totals {totals_text!r}: a total of {total} has reached "
+                              f"{limit}, so the game is over (the highest total lost)")
+        if fmt.kind is FormatKind.ELIMINATION and limit is not None and total >= limit:
+            raise FormatError(f"--totals {totals_text!r}: a total of {total} has reached "
+                              f"{limit}, so that player is out: give the totals of the "
+                              "players still in")
+
+
 def _match_objective(rules: Rules, text: str, totals_text: str | None,
-                     posted_text: str | None, round_number: int, role: str | None) -> Objective:
+                     posted_text: str | None, round_number: int | None,
+                     role: str | None) -> Objective:
     """The objective of a match position given on the command line: the chance to win."""
     from shutthebox.solver.objectives import SCORE
     from shutthebox.solver.players import OptimalStrategy
 
     fmt = GameFormat.parse(text)
+    _check_match_flags(rules, fmt, totals_text, posted_text, round_number, role)
+    round_number = round_number or 1
     totals = _numbers("--totals", totals_text) or (0, 0)
     posted = _numbers("--posted", posted_text)
     if len(totals) < 2:

@@ -3,8 +3,8 @@
 >>> from shutthebox.rules import Rules
 >>> from shutthebox.tiles import mask_of
 >>> hint = rank_moves(Rules(), "score", mask_of([1, 2, 3, 4, 5, 7, 8]), (3, 5))
->>> [(format_tiles(m.tiles), round(m.value, 3)) for m in hint]
-[('8', 4.862), ('3 5', 8.836), ('1 7', 8.981), ('1 3 4', 14.535), ('1 2 5', 15.183)]
+>>> [(format_move(m.tiles), round(m.value, 3)) for m in hint]
+[('8', 4.862), ('5 3', 8.836), ('7 1', 8.981), ('4 3 1', 14.535), ('5 2 1', 15.183)]
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from shutthebox.rules import Rules
 from shutthebox.solver.objectives import ObjectiveLike, parse_objective
 from shutthebox.solver.players import OptimalStrategy, battle_roll_choice, battle_roll_values
 from shutthebox.solver.solve import Solution, solve
-from shutthebox.tiles import Tiles, format_tiles, tiles_of
+from shutthebox.strategies import format_move
+from shutthebox.tiles import Tiles, tiles_of
 from shutthebox.turn import Phase, TurnState
 
 
@@ -95,7 +96,7 @@ class ReviewedDecision:
     def describe(self, action: int) -> str:
         if self.phase == Phase.CHOOSE_DICE:
             return f"{action} di{'e' if action == 1 else 'ce'}"
-        return format_tiles(action)
+        return format_move(action)
 
     def to_dict(self) -> dict[str, Any]:
         return {"index": self.index, "seat": self.seat, "player": self.player,

@@ -28,10 +28,12 @@ from textual.widgets import Button, Footer, RichLog, Static
 from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.match import FormatKind, format_money
+from shutthebox.strategies import format_move
 from shutthebox.terminal.board import DIE_FACES, last_roll, scores_table, turn_line
 from shutthebox.terminal.game import Outcome
+from shutthebox.terminal.saved import SaveError
 from shutthebox.terminal.session import GameSession
-from shutthebox.terminal.words import format_move, narrate, winners_line
+from shutthebox.terminal.words import narrate, subject, winners_line
 from shutthebox.tiles import Tiles, tile_bit, tile_sum
 from shutthebox.turn import explain_illegal
 
@@ -39,6 +41,10 @@ PACE = 0.7
 """Seconds between the steps of a computer's turn: slow enough to follow."""
 FAST_PACE = 0.05
 """With ``--fast``."""
+END_PAUSE = 3.0
+"""Seconds the last board of a game of computers stays up before the app ends by itself."""
+MIN_HEIGHT = 16
+"""The fewest lines that show the box, the dice, the lines under them and a few of the log."""
 TILE_KEYS = {str(n): n for n in range(1, 10)} | {"0": 10, "minus": 11, "equals_sign": 12}
 """The key of each tile, as on the web page: 0, - and = are 10, 11 and 12."""
 
@@ -115,10 +121,14 @@ class ShutTheBoxApp(App[Outcome]):
         self._skipping = False
         self._thinking = False
         self._keys: tuple[bool, bool] | None = None
+        self.save_problem = ""
+        """Why the last save failed ("" once a save succeeds): shown until then, and said
+        by the command line when the game is left unsaved."""
 
     # --- layout ----------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        yield Display("too-small")
         yield Display("title")
         with Horizontal(id="board"):
             for number in range(1, self.session.config.rules.tiles + 1):
@@ -148,9 +158,22 @@ class ShutTheBoxApp(App[Outcome]):
         self._fit(event.size.width, event.size.height)
 
     def _fit(self, width: int, height: int) -> None:
-        """Bigger tiles and wider panels on a larger terminal."""
+        """Bigger tiles and wider panels on a larger terminal; on one too small for the box,
+        a message saying so instead of a board with tiles cut off."""
         self.screen.set_class(height >= 32, "tall")
         self.screen.set_class(width >= 120, "wide")
+        need_width = self.min_width
+        small = width < need_width or height < MIN_HEIGHT
+        self.screen.set_class(small, "cramped")
+        if small:
+            self.query_one("#too-small", Display).update(Text(
+                f"This terminal is {width}x{height}: the box needs {need_width}x{MIN_HEIGHT}. "
+                "Make the window larger, or quit (q) and play with --plain.", style="bold"))
+
+    @property
+    def min_width(self) -> int:
+        """The columns the row of tiles needs (each tile 5 wide and a gap), with a margin."""
+        return max(60, 6 * self.session.config.rules.tiles + 2)
 
     # --- drawing ---------------------------------------------------------------------
 
@@ -174,7 +197,13 @@ class ShutTheBoxApp(App[Outcome]):
         self.query_one("#turn", Display).update(self._turn_text())
         self.query_one("#players", Display).update(self._players())
         self._show_log()
+        if self.hint_shown and match.is_over:
+            self.hint_shown = False   # nothing left to hint
         self.query_one("#hint").set_class(self.hint_shown, "shown")
+        if self.hint_shown and not self.session.human_to_act:
+            self.query_one("#hint", Display).update(
+                "…" if match.pending.is_chance else
+                "The hint ranks your choices when it is your turn.")
         keys = (self.session.human_to_act, self.session.match.is_over)
         if keys != self._keys:   # the footer is drawn again only when its keys change
             self._keys = keys
@@ -205,6 +234,8 @@ class ShutTheBoxApp(App[Outcome]):
         match = session.match
         if self.message:
             return Text(self.message, style="bold red")
+        if self.save_problem:
+            return Text(f"Not saved: {self.save_problem}", style="bold red")
         if match.is_over:
             more = "n: next game · " if session.more_games else ""
             return Text(f"Game over. {more}q: quit", style="bold")
@@ -212,7 +243,7 @@ class ShutTheBoxApp(App[Outcome]):
         if not session.human_to_act:
             name = match.players[pending.seat] if pending.seat is not None else ""
             doing = "thinking…" if self._thinking else "playing"
-            return Text(f"{name} is {doing} (space skips)")
+            return Text(f"{subject(name, 'is', 'are')} {doing} (space skips)")
         turn = pending.turn
         assert turn is not None
         if pending.kind == "choose-dice":
@@ -243,6 +274,7 @@ class ShutTheBoxApp(App[Outcome]):
         best = session.best_note()
         if best:
             parts.append(Text(f"\n{best}"))
+        parts.append(Text(f"\nTo win: {session.config.format.goal}", style="dim"))
         if session.config.stake:
             parts.append(Text(f"pot: {format_money(session.match.pot)}"))
             if session.ledger.games:
@@ -292,12 +324,15 @@ class ShutTheBoxApp(App[Outcome]):
             return
         if session.match.is_over:
             self._skipping = False
-            session.save()
+            self._save()
             self._show()
+            if not session.humans:   # a demo of computers ends by itself
+                self._timer = self.set_timer(
+                    END_PAUSE * self.pace / PACE, self._next_or_end)
             return
         if session.human_to_act:
             self._skipping = False
-            session.save()
+            self._save()
             self._show()
             self.run_worker(self._show_hint(), exclusive=True, group="hint")
             return
@@ -305,6 +340,24 @@ class ShutTheBoxApp(App[Outcome]):
         computer_move = pending.is_decision
         delay = 0.001 if self._skipping else (self.pace if computer_move else self.pace / 2)
         self._timer = self.set_timer(delay, self._auto_step)
+
+    def _save(self) -> bool:
+        """Save the game; a save that fails is shown and the game goes on (q tries again)."""
+        try:
+            self.session.save()
+        except SaveError as error:
+            self.save_problem = str(error)
+            return False
+        self.save_problem = ""
+        return True
+
+    def _next_or_end(self) -> None:
+        """After a game of computers: the next game of the session, or the end."""
+        self._timer = None
+        if self.session.more_games:
+            self.action_next_game()
+        else:
+            self.exit(Outcome.FINISHED)
 
     async def _auto_step(self) -> None:
         self._timer = None
@@ -364,6 +417,10 @@ class ShutTheBoxApp(App[Outcome]):
         if number > session.config.rules.tiles:
             self.message = f"tile {number} is not in this box: its tiles go from 1 to " \
                            f"{session.config.rules.tiles}"
+        elif pending.turn is not None and not pending.turn.open_tiles & tile_bit(number):
+            self.message = (f"tile {number} is up already: choose among the shut tiles"
+                            if pending.role == "stand" else
+                            f"tile {number} is shut already: choose among the open tiles")
         else:
             self.selection ^= tile_bit(number)
             self.message = ""
@@ -430,10 +487,15 @@ class ShutTheBoxApp(App[Outcome]):
         self.action_quit_game()
 
     def action_quit_game(self, how: str = "quit") -> None:
-        """Save and leave: the game resumes with ``shutthebox play --resume``."""
-        self.session.save()
+        """Save and leave: the game resumes with ``shutthebox play --resume`` (a save that
+        fails is said by the command line once the screen is gone)."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        self._save()
         if self.session.match.is_over:
             self.exit(Outcome.FINISHED)
         else:
+            self.session.close()   # another window may resume it now
             self.exit(Outcome.INTERRUPTED if how == "interrupted" else Outcome.QUIT)
 

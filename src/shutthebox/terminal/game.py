@@ -13,14 +13,16 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError, TilesError
 from shutthebox.rules import Rules
+from shutthebox.strategies import describe_move
 from shutthebox.terminal.board import render
 from shutthebox.terminal.session import GameSession
-from shutthebox.terminal.words import KEYS, describe_action, narrate, one_die_note
+from shutthebox.terminal.words import KEYS, narrate, one_die_note
 from shutthebox.tiles import Tiles, mask_of, parse_tiles
 
 
@@ -81,17 +83,27 @@ class TerminalGame:
                         time.sleep(self.pause)
                 self._tell_new_events()
         except QuitGame:
-            self.session.save()
+            self._leave()
             return Outcome.QUIT
         except KeyboardInterrupt:
-            self.session.save()
+            self._leave()
             return Outcome.INTERRUPTED
+        except BrokenPipeError:   # the reader of the output left: keep what was played
+            self._leave()
+            raise
         self.session.save()
         self.console.print(render(match))
         note = self.session.best_note()
         if note:
             self.console.print(note)
         return Outcome.FINISHED
+
+    def _leave(self) -> None:
+        """Save the unfinished game and let go of it (another window may resume it)."""
+        try:
+            self.session.save()
+        finally:
+            self.session.close()
 
     def _human(self) -> None:
         match = self.session.match
@@ -122,7 +134,7 @@ class TerminalGame:
                     match.decide(read_move(answer, match.rules))
                 return
             except ShutTheBoxError as error:
-                self.console.print(f"[red]{error}[/]", highlight=False)
+                self.console.print(f"[red]{escape(str(error))}[/]", highlight=False)
 
     def _command(self, answer: str) -> bool:
         if answer == "?":
@@ -144,7 +156,7 @@ class TerminalGame:
     def _show_help(self) -> None:
         turn = self.session.match.pending.turn
         assert turn is not None
-        moves = ", ".join(describe_action(turn, a).removeprefix("shut ")
+        moves = ", ".join(describe_move(turn, a).removeprefix("shut ")
                           for a in turn.legal_actions())
         self.console.print(f"legal: {moves}", highlight=False)
         for key, meaning in KEYS.items():

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shutthebox.match import Match
-from shutthebox.terminal.words import format_move
+from shutthebox.strategies import format_move
 
 
 @dataclass(frozen=True)

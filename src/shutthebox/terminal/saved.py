@@ -13,15 +13,18 @@ dice of a pending roll included. The solo personal best is read from the finishe
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import socket
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from shutthebox.errors import ShutTheBoxError
-from shutthebox.match import FormatKind, Match, replay
-from shutthebox.paths import games_dir
+from shutthebox.errors import LogError, ShutTheBoxError
+from shutthebox.match import FormatKind, Match, load_log, replay
+from shutthebox.paths import DataFolderError, data_home, games_dir, make_folder
 from shutthebox.rules import Rules
 
 
@@ -29,27 +32,142 @@ class SavedGameError(ShutTheBoxError):
     """A saved game that does not exist or cannot be resumed."""
 
 
-def new_game_path(match: Match) -> Path:
-    """A fresh file name for a game: its start time (UTC) and format."""
+class SaveError(DataFolderError):
+    """A game that could not be written (a full disk, a read-only folder); the file keeps the
+    game as it was last saved."""
+
+
+class GameInUseError(DataFolderError):
+    """A game another window (another process) is playing: one game, one writer."""
+
+
+class GameLock:
+    """The one writer of a game: an exclusive lock on ``locks/NAME.lock`` in the data folder,
+    held while a window plays the game and let go when it ends (the system lets go of it too
+    when the process dies, so a crash never leaves a game locked).
+
+    The lock file says who holds it, for the window that is refused. It is removed when the
+    lock is let go; a process that locked a file removed meanwhile locks again.
+    """
+
+    def __init__(self, game: Path) -> None:
+        self.game = game
+        self.path = data_home() / "locks" / f"{game.stem}.lock"
+        self._file: Any = None
+
+    def acquire(self) -> bool:
+        """Take the lock; False when another process holds it.
+
+        :raises DataFolderError: the lock file cannot be made (a read-only data folder).
+        """
+        import fcntl
+
+        make_folder(self.path.parent)
+        while True:
+            try:
+                file = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held open
+            except OSError as error:
+                raise DataFolderError(f"cannot lock the game {self.game.stem!r} in "
+                                      f"{str(self.path.parent)!r}: "
+                                      f"{error.strerror or error}") from None
+            try:
+                fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                file.close()
+                return False
+            try:
+                same = os.stat(self.path).st_ino == os.fstat(file.fileno()).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                break
+            file.close()   # the holder let go and removed the file: lock the new one
+        try:
+            file.truncate(0)
+            file.write(f"pid {os.getpid()} on {socket.gethostname()}, since "
+                       f"{datetime.now():%Y-%m-%d %H:%M}\n")
+            file.flush()
+        except OSError:
+            pass   # the lock is held; only the note for the refused window is missing
+        self._file = file
+        return True
+
+    def holder(self) -> str:
+        """Who holds the lock, as its file says."""
+        try:
+            return self.path.read_text(encoding="utf-8").strip() or "another process"
+        except (OSError, UnicodeDecodeError):
+            return "another process"
+
+    def release(self) -> None:
+        """Let go of the lock (and remove its file)."""
+        if self._file is None:
+            return
+        with contextlib.suppress(OSError):   # a read-only folder keeps the file, unlocked
+            self.path.unlink(missing_ok=True)
+        self._file.close()
+        self._file = None
+
+
+def lock_game(path: Path) -> GameLock:
+    """The lock of a saved game, taken for this window.
+
+    :raises GameInUseError: another window is playing the game.
+    """
+    lock = GameLock(path)
+    if not lock.acquire():
+        raise GameInUseError(f"the game {path.stem!r} is open in another window "
+                             f"({lock.holder()}): finish or quit it there first")
+    return lock
+
+
+def new_game_path(match: Match) -> tuple[Path, GameLock]:
+    """A fresh file name for a game, its start time (UTC) and format, locked for this window.
+    Nothing is written in the games folder until the game is saved.
+
+    :raises DataFolderError: the games folder or the lock cannot be made.
+    """
     name = f"{datetime.now(UTC):%Y%m%d-%H%M%S}-{match.config.format.kind.value}"
     folder = games_dir()
-    path, number = folder / f"{name}.json", 1
-    while path.exists():
+    number = 1
+    while True:
+        path = folder / (f"{name}.json" if number == 1 else f"{name}-{number}.json")
         number += 1
-        path = folder / f"{name}-{number}.json"
-    path.touch()   # claim the name
-    return path
+        if os.path.lexists(path):
+            continue
+        lock = GameLock(path)
+        if not lock.acquire():
+            continue   # another window started a game in the same second
+        if not os.path.lexists(path):
+            return path, lock
+        lock.release()
 
 
 def save_game(match: Match, path: Path, seed: int | None, computers: dict[int, str]) -> Path:
-    """Write the game's log with its computer seats (atomically: a crash never leaves half a
-    file)."""
+    """Write the game's log with its computer seats: whole or not at all. The log goes to a
+    temporary file, to the disk, then in place of the old one; if any step fails the
+    temporary file is removed and the old file is left as it was.
+
+    :raises SaveError: the file cannot be written (a full disk, a read-only folder).
+    """
     log = match.to_log(seed)
     log["computers"] = {str(seat): kind for seat, kind in sorted(computers.items())}
-    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(log, indent=1).encode("utf-8")
     partial = path.with_suffix(".json.part")
-    partial.write_text(json.dumps(log, indent=1))
-    partial.replace(path)
+    try:
+        make_folder(path.parent)
+        with open(partial, "wb") as file:
+            file.write(text)
+            file.flush()
+            os.fsync(file.fileno())
+        partial.replace(path)
+    except (OSError, DataFolderError) as error:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        why = (error.strerror or str(error)) if isinstance(error, OSError) else str(error)
+        kept = "the file keeps the game as it was last saved" if path.exists() else \
+            "nothing was saved"
+        raise SaveError(f"cannot save the game to {str(path)!r}: {why} ({kept})") from None
     return path
 
 
@@ -95,36 +213,74 @@ class SavedGame:
     def load(cls, path: Path) -> SavedGame:
         """Read and replay a saved game; a bad file gives a SavedGame with its problem."""
         try:
-            log: Any = json.loads(path.read_text())
+            log = load_log(path)
             match = replay(log)
             computers = {int(seat): str(kind)
                          for seat, kind in dict(log.get("computers", {})).items()}
             seed = log.get("seed")
-        except (OSError, UnicodeDecodeError, ValueError, TypeError, AttributeError,
-                KeyError) as error:
+        except LogError as error:
+            return cls(path, problem=str(error).replace(f"{str(path)!r} ", "the file ", 1))
+        except (ValueError, TypeError, AttributeError, KeyError) as error:
             return cls(path, problem=str(error) or type(error).__name__)
         return cls(path, match, computers, seed if isinstance(seed, int) else None)
 
 
+def _game_files(folder: Path) -> list[tuple[float, Path]]:
+    """The game files in ``folder`` with their times, none if it does not exist yet.
+
+    A link that leads nowhere (or round in a loop) is listed, its time its own: loading it
+    says what is wrong. An empty file is a name claimed by an older version, not a game.
+
+    :raises DataFolderError: the folder cannot be read.
+    """
+    try:
+        entries = list(os.scandir(folder))
+    except FileNotFoundError:
+        return []
+    except OSError as error:
+        raise DataFolderError(f"cannot read the saved games in {str(folder)!r}: "
+                              f"{error.strerror or error}") from None
+    files: list[tuple[float, Path]] = []
+    for entry in entries:
+        if not entry.name.endswith(".json"):
+            continue
+        try:
+            status = entry.stat()
+        except OSError:
+            try:
+                status = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue   # removed while listing
+        if status.st_size or entry.is_symlink():
+            files.append((status.st_mtime, Path(entry.path)))
+    return files
+
+
 def saved_games() -> list[SavedGame]:
-    """Every saved game, the latest first (a name claimed by a game not yet saved is not
-    one)."""
-    paths = sorted((p for p in games_dir().glob("*.json") if p.stat().st_size),
-                   key=lambda p: p.stat().st_mtime, reverse=True)
-    return [SavedGame.load(path) for path in paths]
+    """Every saved game, the latest first.
+
+    :raises DataFolderError: the games folder cannot be read.
+    """
+    files = sorted(_game_files(games_dir(create=False)), key=lambda f: f[0], reverse=True)
+    return [SavedGame.load(path) for _, path in files]
 
 
 def find_game(name: str | None) -> SavedGame:
     """The game to resume: by name (the file name, with or without ``.json``, or a path),
-    or the latest unfinished one."""
+    or the latest unfinished one.
+
+    :raises SavedGameError: there is no such game, or it cannot be resumed.
+    :raises DataFolderError: the games folder cannot be read.
+    """
     if name is None:
         for game in saved_games():
             if game.match is not None and not game.match.is_over:
                 return game
-        raise SavedGameError(f"no unfinished game to resume in {str(games_dir())!r}")
+        raise SavedGameError(f"no unfinished game to resume in "
+                             f"{str(games_dir(create=False))!r}")
     path = Path(name)
     if not path.exists():
-        path = games_dir() / (name if name.endswith(".json") else f"{name}.json")
+        path = games_dir(create=False) / (name if name.endswith(".json") else f"{name}.json")
     if not path.is_file():
         raise SavedGameError(f"no saved game {name!r}: `shutthebox games` lists them")
     game = SavedGame.load(path)
@@ -137,19 +293,24 @@ def find_game(name: str | None) -> SavedGame:
 
 def personal_best(rules: Rules, player: str, excluding: Path | None = None) -> int | None:
     """The best score ``player`` has posted in a finished solo game with these rules (the
-    game at ``excluding``, the one being played, left out)."""
+    game at ``excluding``, the one being played, left out). Files that cannot be read are
+    passed over: a personal best is a note, not worth stopping a game for."""
     best: int | None = None
     wanted = rules.to_dict()
-    for path in games_dir().glob("*.json"):
+    try:
+        files = _game_files(games_dir(create=False))
+    except DataFolderError:
+        return None
+    for _, path in files:
         if excluding is not None and path == excluding:
             continue
         try:
-            log = json.loads(path.read_text())
+            log = load_log(path)
             if log.get("format") != "solo" or log.get("rules") != wanted \
                     or log.get("players") != [player]:
                 continue
             scores = [e["score"] for e in log["events"] if e.get("type") == "turn-end"]
-        except (OSError, UnicodeDecodeError, ValueError, TypeError, AttributeError, KeyError):
+        except (ValueError, TypeError, AttributeError, KeyError):
             continue
         if scores and isinstance(scores[-1], int) and (
                 best is None or rules.better(scores[-1], best)):

@@ -12,9 +12,17 @@ from dataclasses import InitVar, dataclass, field
 from pathlib import Path
 
 from shutthebox.match import FormatKind, Ledger, Match, MatchConfig
-from shutthebox.strategies import Strategy, make_strategy
-from shutthebox.terminal.saved import SavedGame, new_game_path, personal_best, save_game
-from shutthebox.terminal.words import describe_action, subject
+from shutthebox.strategies import Strategy, describe_move, make_strategy
+from shutthebox.terminal.saved import (
+    GameLock,
+    SavedGame,
+    SavedGameError,
+    lock_game,
+    new_game_path,
+    personal_best,
+    save_game,
+)
+from shutthebox.terminal.words import subject
 
 
 @dataclass
@@ -36,6 +44,7 @@ class GameSession:
     best_before: int | None = None
     """In solo: the player's best score with these rules before this game."""
     _recorded: bool = False
+    _lock: GameLock | None = None
     saved: InitVar[SavedGame | None] = None
     """A saved game to continue (in its own file) instead of starting a new one."""
 
@@ -57,12 +66,30 @@ class GameSession:
                    saved=saved)
 
     def _start(self, match: Match, path: Path | None = None) -> None:
+        """Play ``match``: a new game under a fresh name, or the saved game at ``path``, read
+        again once this window holds it (another window may have moved it on)."""
+        self.close()
+        if path is None:
+            path, self._lock = new_game_path(match)
+        else:
+            self._lock = lock_game(path)
+            again = SavedGame.load(path)
+            if again.match is None or again.match.is_over:
+                self.close()
+                raise SavedGameError(f"cannot resume {path.stem!r}: {again.state}")
+            match = again.match
         self.match = match
-        self.path = path or new_game_path(match)
+        self.path = path
         self._recorded = False
         if self.is_solo:
             self.best_before = personal_best(self.config.rules, self.config.players[0],
                                              excluding=self.path)
+
+    def close(self) -> None:
+        """Let go of the game: another window may resume it now."""
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
 
     # --- reading ---------------------------------------------------------------------
 
@@ -122,12 +149,15 @@ class GameSession:
         action = self.computer_action()
         assert pending.seat is not None and pending.turn is not None
         words = f"{subject(match.players[pending.seat], 'plays', 'play')}: " \
-                f"{describe_action(pending.turn, action)}"
+                f"{describe_move(pending.turn, action)}"
         match.decide(action)
         return words
 
     def save(self) -> Path:
-        """Write the game as it stands (finished or not)."""
+        """Write the game as it stands (finished or not).
+
+        :raises SaveError: it cannot be written; the file keeps the last save.
+        """
         if self.match.is_over and not self._recorded:
             self._recorded = True
             if self.config.stake:

@@ -3,30 +3,22 @@ and the line mode (which print the same sentences).
 
 A player named "You" is spoken to: "Your turn", "You play first", "You shut the box!".
 
->>> format_move(0b1000001)
-'7 1'
 >>> subject("You", "shuts", "shut"), subject("Ann", "shuts", "shut")
 ('You shut', 'Ann shuts')
 """
 
 from __future__ import annotations
 
+from rich.markup import escape
+
 from shutthebox.dice import format_roll
 from shutthebox.match import Event, FormatKind, Match, format_money
 from shutthebox.rules import HIGH_TILE, OneDie, Rules
-from shutthebox.tiles import Tiles, mask_of, tile_sum, tiles_of
-from shutthebox.turn import Phase, TurnState
+from shutthebox.strategies import format_move
+from shutthebox.tiles import Tiles, mask_of, tile_sum
 
 YOU = "You"
 """The name that makes the game speak to the player."""
-
-MAX_NAME = 40
-"""The longest player name, as in the web app."""
-
-
-def format_move(move: Tiles) -> str:
-    """A move's tiles in the stable move order of the README, highest first: ``'7 1'``."""
-    return " ".join(map(str, reversed(tiles_of(move)))) or "-"
 
 
 def subject(name: str, verb: str, verb_for_you: str) -> str:
@@ -37,13 +29,6 @@ def subject(name: str, verb: str, verb_for_you: str) -> str:
 def possessive(name: str) -> str:
     """``"Ann's"``, or ``'Your'``."""
     return "Your" if name == YOU else f"{name}'s"
-
-
-def describe_action(state: TurnState, action: int) -> str:
-    """An action in words, moves in the stable order: ``'roll 1 die'``, ``'shut 7 1'``."""
-    if state.phase is Phase.CHOOSE_DICE:
-        return f"roll {action} di{'e' if action == 1 else 'ce'}"
-    return f"shut {format_move(action)}"
 
 
 def join_names(names: list[str]) -> str:
@@ -80,7 +65,7 @@ def winners_line(match: Match) -> str:
 
 def narrate(event: Event, match: Match) -> str | None:
     """One event in words (rich markup), or None for events the board already shows."""
-    names = match.players
+    names = [escape(name) for name in match.players]   # a name is text, never markup
     kind = event["type"]
     name = names[event["seat"]] if isinstance(event.get("seat"), int) else ""
     several = len(names) > 1
@@ -88,6 +73,9 @@ def narrate(event: Event, match: Match) -> str | None:
         return f"{subject(name, 'rolls', 'roll')} {format_roll(tuple(event['roll']))} " \
                "for first turn"
     if kind == "first":
+        if match.config.format.kind is FormatKind.BATTLE:
+            return f"[bold]{subject(name, 'knocks', 'knock')} first[/]: " \
+                   f"{match.config.format.goal}"
         return f"[bold]{subject(name, 'plays', 'play')} first[/]" if several else None
     if kind == "round" and several and match.config.format.kind is not FormatKind.BATTLE:
         return f"[bold]— round {event['round']} —[/]"
@@ -119,7 +107,7 @@ def narrate(event: Event, match: Match) -> str | None:
         verb = "lose" if len(losers) > 1 or losers[0] == YOU else "loses"
         return f"[red]{join_names(losers)} {verb} the game[/]"
     if kind == "winner":
-        return f"[bold green]{winners_line(match)}[/]" if several else None
+        return f"[bold green]{escape(winners_line(match))}[/]" if several else None
     if kind == "ante":
         return f"everyone antes {format_money(event['stake'])}: pot {format_money(event['pot'])}"
     if kind == "payout":
