@@ -7,7 +7,7 @@ rich.console"`` measured in the same run. Goals:
 compiled kernels come from the on-disk cache after the first run, which is not timed).
 Prints figures; asserts nothing.
 
-    python benchmarks/bench_cli.py [--runs 7]
+    python benchmarks/bench_cli.py [--times 7] [--runs 2] [--markdown]
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ import statistics
 import subprocess
 import sys
 import time
+
+from report import Figures, add_arguments
 
 BASELINE = [sys.executable, "-c", "import typer, rich.console"]
 COMMANDS: list[tuple[str, list[str], float]] = [
@@ -47,18 +49,31 @@ def timed(argv: list[str], runs: int) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7, help="runs of each command")
-    runs = parser.parse_args().runs
+    parser.add_argument("--times", type=int, default=7, help="runs of each command")
+    add_arguments(parser)
+    args = parser.parse_args()
+    figures = Figures("bench_cli", "python3 benchmarks/bench_cli.py --markdown")
+    for _ in range(args.runs):
+        figures.begin_run()
+        measure(args.times, figures)
+    figures.finish(args.markdown)
+
+
+def measure(runs: int, figures: Figures) -> None:
     cli = [sys.executable, "-m", "shutthebox"]
     for _, args, _ in COMMANDS:   # warm the disk caches (compiled kernels, solutions)
         subprocess.run([*cli, *args], stdout=subprocess.DEVNULL, check=True)
     wall, cpu = timed(BASELINE, runs)
+    figures.add("the baseline, `python -c 'import typer, rich.console'`", wall * 1000, "ms", "",
+                0)
     print(f"baseline, python -c 'import typer, rich.console': wall {wall * 1000:.0f} ms, "
           f"CPU {cpu * 1000:.0f} ms (medians of {runs} runs)")
     print(f"{'command':<46} {'wall':>7} {'ratio':>6} {'CPU':>7} {'ratio':>6}  goal")
     for name, args, goal in COMMANDS:
         seconds, cpu_seconds = timed([*cli, *args], runs)
         ratio, cpu_ratio = seconds / wall, cpu_seconds / cpu
+        figures.add(f"`{name}`, wall time", ratio, "x", f"{goal:.0f}x")
+        figures.add(f"`{name}`, CPU time", cpu_ratio, "x", f"{goal:.0f}x")
         verdict = "ok" if max(ratio, cpu_ratio) <= goal else \
             "ok by CPU" if cpu_ratio <= goal else "over"
         print(f"{name:<46} {seconds * 1000:5.0f}ms {ratio:5.1f}x {cpu_seconds * 1000:5.0f}ms "

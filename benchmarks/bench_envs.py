@@ -5,7 +5,7 @@ Goals: at least 1 M env steps/s with N = 4096, and at least 100 times SyncVector
 step is one game's step; with next-step autoreset, one step in every episode restarts a
 finished game (the figure of moves alone is printed too). Prints figures; asserts nothing.
 
-    python benchmarks/bench_envs.py [--games 4096] [--seconds 5]
+    python benchmarks/bench_envs.py [--games 4096] [--seconds 5] [--runs 2] [--markdown]
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import time
 
 import gymnasium
 import numpy as np
+from report import Figures, add_arguments
 
 import shutthebox.envs
 from shutthebox.envs import ShutTheBoxEnv, ShutTheBoxVectorEnv
@@ -58,17 +59,32 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=4096)
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--sync-steps", type=int, default=10)
+    add_arguments(parser)
     args = parser.parse_args()
+    figures = Figures("bench_envs", "python3 benchmarks/bench_envs.py --markdown")
+    for _ in range(args.runs):
+        figures.begin_run()
+        measure(args.games, args.seconds, args.sync_steps, figures)
+    figures.finish(args.markdown)
+
+
+def measure(games: int, seconds: float, sync_steps: int, figures: Figures) -> None:
     began = time.perf_counter()
     ShutTheBoxVectorEnv(num_envs=1).reset(seed=0)
     print(f"first vector env (numba compile or cache load, solve): "
           f"{time.perf_counter() - began:.2f} s")
-    baseline = sync_rate(args.games, args.sync_steps)
-    print(f"SyncVectorEnv over ShutTheBoxEnv, N = {args.games}: {baseline / 1e3:,.1f} k env "
+    baseline = sync_rate(games, sync_steps)
+    print(f"SyncVectorEnv over ShutTheBoxEnv, N = {games}: {baseline / 1e3:,.1f} k env "
           f"steps/s")
+    figures.add(f"SyncVectorEnv over the single env, N = {games}", baseline / 1e3,
+                "k env steps/s")
     for copy in (True, False):
-        rate, moves = vector_rate(args.games, args.seconds, copy)
-        print(f"ShutTheBoxVectorEnv, N = {args.games}, copy={copy}: {rate / 1e6:.2f} M env "
+        rate, moves = vector_rate(games, seconds, copy)
+        figures.add(f"ShutTheBoxVectorEnv, N = {games}, copy={copy}", rate / 1e6,
+                    "M env steps/s", "1 M", 2)
+        figures.add(f"the same, against SyncVectorEnv (copy={copy})", rate / baseline, "times",
+                    "100 times", 0)
+        print(f"ShutTheBoxVectorEnv, N = {games}, copy={copy}: {rate / 1e6:.2f} M env "
               f"steps/s ({rate * moves / 1e6:.2f} M moves/s; goal 1 M: {rate / 1e6:.2f}x; "
               f"{rate / baseline:,.0f}x SyncVectorEnv, goal 100x)")
 

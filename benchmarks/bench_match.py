@@ -10,11 +10,13 @@ cached on disk and is not part of a table's cost).
 
 from __future__ import annotations
 
+import argparse
 import os
-import sys
 import time
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+
+from report import Figures, add_arguments
 
 from shutthebox.rules import Rules, Scoring, preset
 from shutthebox.solver.matchplay import solve_match
@@ -48,21 +50,33 @@ def timed(name: str, rules: Rules, text: str, goal: float) -> float:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="9 tiles only")
+    add_arguments(parser)
+    args = parser.parse_args()
+    command = "python3 benchmarks/bench_match.py" + " --quick" * args.quick + " --markdown"
+    figures = Figures("bench_match", command)
     solve_match(Rules(tiles=4), "loser-at:20", disk=False)   # warm the compiled kernels
     solve_match(Rules(tiles=4), "battle:rolls", disk=False)
-    slowest(9, NINE, 5.0)
-    if "--quick" in sys.argv:
-        return
-    slowest(12, TWELVE, 60.0)
+    for _ in range(args.runs):
+        figures.begin_run()
+        slowest(9, NINE, 5.0, figures)
+        if not args.quick:
+            slowest(12, TWELVE, 60.0, figures)
+    figures.finish(args.markdown)
 
 
-def slowest(tiles: int, tables: Tables, goal: float) -> None:
+def slowest(tiles: int, tables: Tables, goal: float, figures: Figures) -> None:
     """Time each table of ``tables`` against ``goal`` seconds, and print the slowest."""
     worst = 0.0
     print(f"{tiles} tiles (goal: under {goal:.0f} s each)")
     for name, rules, formats in tables:
         for text in formats:
-            worst = max(worst, timed(name, rules, text, goal))
+            seconds = timed(name, rules, text, goal)
+            worst = max(worst, seconds)
+            if text in ("loser-at:100", "race:200", "battle:rolls"):
+                figures.add(f"{tiles} tiles, `{name}`, `{text}`", seconds, "s", "", 2)
+    figures.add(f"{tiles} tiles, the slowest table", worst, "s", f"under {goal:.0f} s", 2)
     print(f"slowest {tiles}-tile table: {worst:.2f} s")
 
 

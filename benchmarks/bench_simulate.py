@@ -4,15 +4,17 @@ each beside a plain Python loop playing the same strategy in the same run.
 Goals on the two-core machine: 9 tiles at least 25 M turns/s on both cores and 10 M on
 one; 12 tiles at least half that. Prints figures; asserts nothing.
 
-    python benchmarks/bench_simulate.py
+    python benchmarks/bench_simulate.py [--runs 2] [--markdown]
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import time
 
 import numba
+from report import Figures, add_arguments
 
 from shutthebox.rules import Rules, preset
 from shutthebox.simulate import simulate
@@ -37,7 +39,7 @@ def python_loop(rules: Rules, games: int) -> float:
     return games / (time.perf_counter() - began)
 
 
-def main() -> None:
+def main(figures: Figures) -> None:
     began = time.perf_counter()
     simulate(Rules(), "optimal", 10, seed=0, exact=False)
     print(f"numba compile and first call: {time.perf_counter() - began:.2f} s "
@@ -51,12 +53,14 @@ def main() -> None:
             simulate(rules, "optimal", 1000, seed=1, exact=False)
             result = simulate(rules, "optimal", 20_000_000, seed=2, exact=False)
             rate = result.turns_per_second
+            figures.add(f"{name}, optimal play, {threads} core{'s' * (threads > 1)}", rate / 1e6,
+                        "M turns/s", f"{goal / 1e6:g} M")
             print(f"{name}, optimal, {threads} thread(s): {rate / 1e6:6.1f} M turns/s "
                   f"(goal {goal / 1e6:.1f} M: {rate / goal:.2f}x; "
                   f"plain Python loop {baseline / 1e3:.1f} k turns/s: {rate / baseline:,.0f}x)")
 
 
-def rounds(players: int = 4) -> None:
+def rounds(figures: Figures, players: int = 4) -> None:
     """Single-round games where every seat plays the posted-score-aware optimal player."""
     from shutthebox.match import GameFormat, Match, MatchConfig, play_out
     from shutthebox.simulate.rounds import RoundTables, play_rounds
@@ -80,11 +84,20 @@ def rounds(players: int = 4) -> None:
         began = time.perf_counter()
         play_rounds(tables, 10_000_000, seed=2)
         rate = 10_000_000 / (time.perf_counter() - began)
+        figures.add(f"{players}-player single rounds, every seat posted-score aware, {threads} "
+                    f"core{'s' * (threads > 1)}", rate / 1e6, "M games/s", "1 M", 2)
         print(f"{players}-player single rounds, {threads} thread(s): {rate / 1e6:5.2f} M games/s "
               f"(goal 1 M: {rate / 1e6:.2f}x; match engine in Python {baseline:,.0f} games/s: "
               f"{rate / baseline:,.0f}x)")
 
 
 if __name__ == "__main__":
-    main()
-    rounds()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    args = parser.parse_args()
+    figures = Figures("bench_simulate", "python3 benchmarks/bench_simulate.py --markdown")
+    for _ in range(args.runs):
+        figures.begin_run()
+        main(figures)
+        rounds(figures)
+    figures.finish(args.markdown)

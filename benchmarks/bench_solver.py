@@ -9,15 +9,18 @@
 Goals (one core): one objective under 50 ms, all targets under 1 s. Prints figures; asserts
 nothing.
 
-    python benchmarks/bench_solver.py
+    python benchmarks/bench_solver.py [--runs 2] [--markdown]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
 import sys
+
+from report import Figures, add_arguments
 
 CHILD = """
 import json, time
@@ -58,7 +61,7 @@ def run(preset: str, objectives: list[str], mode: str = "each") -> dict[str, flo
     return result
 
 
-def main() -> None:
+def main(figures: Figures) -> None:
     from shutthebox.rules import Rules, Scoring, preset
     from shutthebox.solver import solve
 
@@ -66,25 +69,38 @@ def main() -> None:
           "one core")
     for name in ("box-12", "family-12", "family-12-faces"):
         for objective in ("score", "shut", "beat:20", "reach:20"):
-            figures = run(name, [objective])
-            print(f"  {name:16} {objective:9} {figures['solve_s'] * 1000:7.1f} ms "
-                  f"(goal 50 ms, ratio {figures['solve_s'] / 0.05:.2f}; "
-                  f"import {figures['import_s'] * 1000:.0f} ms)")
+            timing = run(name, [objective])
+            figures.add(f"`{name}`, `{objective}`: a whole solution", timing["solve_s"] * 1000,
+                        "ms", "50 ms", 0)
+            print(f"  {name:16} {objective:9} {timing['solve_s'] * 1000:7.1f} ms "
+                  f"(goal 50 ms, ratio {timing['solve_s'] / 0.05:.2f}; "
+                  f"import {timing['import_s'] * 1000:.0f} ms)")
     for name in ("box-12", "family-12"):
         scores = sorted(solve(preset(name), "score").distribution)
         targets = [f"beat:{t}" for t in range(scores[0], scores[-1] + 2)]
         for mode in ("many", "each"):
-            figures = run(name, targets, mode)
+            timing = run(name, targets, mode)
             how = "solve_many" if mode == "many" else "one solve each"
+            figures.add(f"`{name}`: all {len(targets)} `beat:T` targets ({how})",
+                        timing["solve_s"], "s", "1 s" if mode == "many" else "", 2)
             print(f"  {name:16} all {len(targets)} beat:T targets ({how}): "
-                  f"{figures['solve_s']:.3f} s (goal 1 s, ratio {figures['solve_s']:.2f})")
+                  f"{timing['solve_s']:.3f} s (goal 1 s, ratio {timing['solve_s']:.2f})")
     digits_12 = repr(Rules(tiles=12, scoring=Scoring.DIGITS))
     for name, label in (("box-12", "box-12"), ("pub-digits", "pub-digits"),
                         (digits_12, "12 tiles, digits")):
-        figures = run(name, [], "aware")
+        timing = run(name, [], "aware")
+        figures.add(f"{label}: the first posted-score-aware decision (posted 20, 2 to play)",
+                    timing["solve_s"], "s", "", 1)
         print(f"  {label:16} first posted-score-aware decision (posted 20, 2 to play): "
-              f"{figures['solve_s']:.3f} s (later players' odds for every score included)")
+              f"{timing['solve_s']:.3f} s (later players' odds for every score included)")
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_arguments(parser)
+    args = parser.parse_args()
+    figures = Figures("bench_solver", "python3 benchmarks/bench_solver.py --markdown")
+    for _ in range(args.runs):
+        figures.begin_run()
+        main(figures)
+    figures.finish(args.markdown)
