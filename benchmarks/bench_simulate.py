@@ -9,12 +9,11 @@ one; 12 tiles at least half that. Prints figures; asserts nothing.
 
 from __future__ import annotations
 
-import argparse
 import random
 import time
 
 import numba
-from report import Figures, add_arguments
+from report import Figures, run
 
 from shutthebox.rules import Rules, preset
 from shutthebox.simulate import simulate
@@ -91,13 +90,10 @@ def rounds(figures: Figures, players: int = 4) -> None:
               f"{rate / baseline:,.0f}x)")
 
 
+def turns_and_rounds(figures: Figures) -> None:
+    main(figures)
+    rounds(figures)
+
+
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_arguments(parser)
-    args = parser.parse_args()
-    figures = Figures("bench_simulate", "python3 benchmarks/bench_simulate.py --markdown")
-    for _ in range(args.runs):
-        figures.begin_run()
-        main(figures)
-        rounds(figures)
-    figures.finish(args.markdown)
+    run("bench_simulate", __doc__.splitlines()[0], turns_and_rounds)

@@ -14,13 +14,13 @@ nothing.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
 import sys
 
-from report import Figures, add_arguments
+import report
+from report import Figures
 
 CHILD = """
 import json, time
@@ -96,11 +96,4 @@ def main(figures: Figures) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_arguments(parser)
-    args = parser.parse_args()
-    figures = Figures("bench_solver", "python3 benchmarks/bench_solver.py --markdown")
-    for _ in range(args.runs):
-        figures.begin_run()
-        main(figures)
-    figures.finish(args.markdown)
+    report.run("bench_solver", __doc__.splitlines()[0], main)

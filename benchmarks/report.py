@@ -5,7 +5,8 @@ goes, and with ``--markdown`` writes its table into ``docs/performance.md`` betw
 page's markers for it (``<!-- bench:NAME -->`` and ``<!-- /bench:NAME -->``), replacing the
 table that was there. The table gives each figure's range over the runs, its goal, the date,
 the machine and how busy the machine was before each run, so that no one writes figures by
-hand::
+hand. A benchmark with no options of its own calls ``run(NAME, description, measure)``;
+one with options does what it does::
 
     parser = argparse.ArgumentParser()
     add_arguments(parser)                 # --runs N (default 2) and --markdown
@@ -24,6 +25,7 @@ import datetime
 import os
 import platform
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -117,3 +119,16 @@ class Figures:
         if write:
             self.publish()
             print(f"written into {PAGE}")
+
+
+def run(name: str, description: str, measure: Callable[[Figures], None]) -> None:
+    """The whole of a benchmark without options of its own: ``--runs`` runs of ``measure``,
+    then its table printed, and written into the page with ``--markdown``."""
+    parser = argparse.ArgumentParser(description=description)
+    add_arguments(parser)
+    args = parser.parse_args()
+    figures = Figures(name, f"python3 benchmarks/{name}.py --markdown")
+    for _ in range(args.runs):
+        figures.begin_run()
+        measure(figures)
+    figures.finish(args.markdown)

@@ -12,24 +12,25 @@ import asyncio
 import os
 import random
 import re
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from PIL import Image
-from playwright.sync_api import Browser, sync_playwright
+from playwright.sync_api import Browser
 
 from shutthebox.match import GameFormat, MatchConfig
 from shutthebox.rules import Rules
 from shutthebox.terminal.app import ShutTheBoxApp
 from shutthebox.terminal.session import GameSession
-from tests.test_web_browser import ARGS, CHROMIUM, new_game, next_action
+from tests.test_web_browser import CHROMIUM, browser, new_game, next_action
 from tests.webserver import Server
 
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
 LARGEST = 120_000
 """Bytes: the README's pictures are for a glance, not for zooming."""
+
+__all__ = ["browser"]                   # the browser tests' fixture, shared
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 
@@ -38,14 +39,6 @@ pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's ch
 def pictures(tmp_path: Path) -> Path:
     """Where the pictures go: the committed folder only when asked to."""
     return IMAGES if os.environ.get("SHUTTHEBOX_WRITE_PICTURES") == "1" else tmp_path
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
 
 
 def shrink(png: Path) -> None:

@@ -335,6 +335,20 @@ def one_die_table(plots: Plots) -> str:
     return "\n".join(parts)
 
 
+def where_play_changes(aim: Solution, reached: list[Decision]) -> tuple[list[Decision], str]:
+    """The moves met under play for the score that ``aim`` plays otherwise, and the one met
+    most often, in words."""
+    differing = [d for d in reached if d.roll is not None
+                 and aim.best_move(d.open_tiles, d.roll) != d.best]
+    if not differing:
+        return differing, "-"
+    d = max(by_total(differing), key=lambda d: d.reach)
+    assert d.roll is not None
+    return differing, (f"{shown(d.open_tiles)}, roll {sum(d.roll)}: "
+                       f"{format_tiles(aim.best_move(d.open_tiles, d.roll))}, "
+                       f"not {format_tiles(d.best)}")
+
+
 def posted_score_table(plots: Plots, rules_name: str = "classic") -> str:
     """What playing for a posted score gains over playing for the score, for several targets,
     and the position met most often where the two play differently."""
@@ -345,20 +359,14 @@ def posted_score_table(plots: Plots, rules_name: str = "classic") -> str:
     for target in (2, 4, 7, 10, 13, 16, 20):
         aim = solve(rules, beat(target))
         for_score = walk(aim, optimal(score)).expected
-        differing = [d for d in reached if d.roll is not None
-                     and aim.best_move(d.open_tiles, d.roll) != d.best]
-        example = "-"
-        if differing:
-            d = max(by_total(differing), key=lambda d: d.reach)
-            assert d.roll is not None
-            example = (f"{shown(d.open_tiles)}, roll {sum(d.roll)}: "
-                       f"{format_tiles(aim.best_move(d.open_tiles, d.roll))}, "
-                       f"not {format_tiles(d.best)}")
+        differing, example = where_play_changes(aim, reached)
         rows.append((f"below {target}", percent(for_score), percent(float(aim.value())),
-                     f"{100 * (float(aim.value()) - for_score):.2f}", example))
+                     f"{100 * (float(aim.value()) - for_score):.2f}",
+                     percent(sum(d.reach for d in differing), 1), example))
     return table(["to win you must score", "chance, playing for the score",
                   "chance, playing for it", "percentage points gained",
-                  "the position where the play changes met most often"], rows)
+                  "chance the turn meets a position where the move changes",
+                  "the one met most often"], rows)
 
 
 def match_table(plots: Plots, rules_name: str = "classic", fmt: str = "loser-at:100") -> str:
@@ -373,15 +381,7 @@ def match_table(plots: Plots, rules_name: str = "classic", fmt: str = "loser-at:
         position = MatchPosition(totals=(mine, theirs), mover=0)
         aim = solve(rules, match.turn_objective(position))
         with_score = walk(aim, optimal(score)).expected
-        differing = [d for d in reached if d.roll is not None
-                     and aim.best_move(d.open_tiles, d.roll) != d.best]
-        example = "-"
-        if differing:
-            d = max(by_total(differing), key=lambda d: d.reach)
-            assert d.roll is not None
-            example = (f"{shown(d.open_tiles)}, roll {sum(d.roll)}: "
-                       f"{format_tiles(aim.best_move(d.open_tiles, d.roll))}, "
-                       f"not {format_tiles(d.best)}")
+        differing, example = where_play_changes(aim, reached)
         rows.append((f"{mine} to {theirs}", percent(float(aim.value()), 1),
                      f"{100 * (float(aim.value()) - with_score):.2f}",
                      percent(sum(d.reach for d in differing), 1), example))
