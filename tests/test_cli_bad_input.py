@@ -43,13 +43,24 @@ def changed_log(change: str) -> dict[str, object]:
     return log
 
 
+def with_header(**changes: object) -> bytes:
+    """A real game log with its header changed."""
+    return json.dumps({**a_log(), **changes}).encode()
+
+
+CHANGES = ("shut without tiles", "tiles not numbers", "event after the end",
+           "roll of booleans", "roll of floats")
+
 FILES = {
+    "deep.json": b'{"events": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+    "long-seed.json": with_header(seed=0).replace(b'"seed": 0', b'"seed": ' + b"7" * 5000),
+    "escape-name.json": with_header(players=["Ann\x1b[2J", "Bob"]),
+    "huge.json": b" " * (16 * 2**20 + 1),
     "binary.json": bytes(range(256)),
     "empty.json": b"",
     "list.json": b"[1, 2]",
     **{f"{change.replace(' ', '-')}.json": json.dumps(changed_log(change)).encode()
-       for change in ("shut without tiles", "tiles not numbers", "event after the end",
-                      "roll of booleans", "roll of floats")},
+       for change in CHANGES},
 }
 
 OWNER = "solve, hint and review (cli/solve.py, solver/, match.py log checks) are issue 11's"
@@ -88,6 +99,42 @@ CASES: list[tuple[list[str], str]] = [
     (["play", "some-game"], "goes with --resume"),
     (["play", "--resume", "--players", "Ann"], "drop --players"),
     (["play", "--bogus"], "no such option: --bogus"),
+    # issue 24: names by the one rule of shutthebox.names, values that meant nothing
+    (["play", "--players", "Ann\nBob,cpu"], "holds a control character (\\n)"),
+    (["play", "--players", "Ann\x1b[2J,cpu"], "holds a control character (\\x1b)"),
+    (["play", "--players", "Ann\u202e,cpu"], "bidirectional control (U+202E)"),
+    (["play", "--players", "Ann,\u200b,cpu"], "a name is needed"),
+    (["play", "--players", "cpu,cpu", "--format", "rounds:"],
+     "format 'rounds:' has nothing after the colon: write rounds:3, or rounds alone"),
+    (["play", "--players", "cpu,cpu", "--format", "rounds:-1"],
+     "the number in format 'rounds:-1' is negative"),
+    (["play", "--players", "cpu,cpu", "--preset", ""], "unknown preset ''"),
+    (["play", "--players", "cpu,cpu", "--games", "100000000000000000000"],
+     "--games '100000000000000000000': should be less than or equal to 1000"),
+    (["solve", "--preset", ""], "unknown preset ''"),
+    (["hint", "--format", "single", "--posted", "999", "--roll", "3,5"],
+     "--posted '999': no turn ends with a score of 999 under these rules (they go from 0 to 45)"),
+    (["hint", "--totals", "40,35"], "--totals '40,35' describes a match: give the match with"),
+    (["hint", "--posted", "5"], "--posted '5' describes a match"),
+    (["hint", "--role", "knock"], "--role 'knock' describes a match"),
+    (["hint", "--round", "2"], "--round '2' describes a match"),
+    (["hint", "--format", "single", "--role", "knock"], "--role 'knock' is for a battle"),
+    (["hint", "--format", "single", "--round", "2"], "--round 2 is for --format rounds:R"),
+    (["hint", "--format", "battle", "--totals", "1,2", "--role", "knock"],
+     "--totals '1,2' means nothing in a battle"),
+    (["hint", "--format", "loser-at:100", "--totals", "150,10", "--roll", "3,5"],
+     "a total of 150 has reached 100, so the game is over"),
+    (["hint", "--format", "elimination:45", "--totals", "10,50"],
+     "a total of 50 has reached 45, so that player is out"),
+    (["hint", "--format", "race:200", "--totals", "10,250", "--preset", "covered"],
+     "a total of 250 has reached the target 200"),
+    (["hint", "--format", "rounds:"], "format 'rounds:' has nothing after the colon"),
+    (["review", "{tmp}/deep.json"], "its JSON is nested too deeply"),
+    (["review", "{tmp}/long-seed.json"], "it holds a number of more than 4300 digits"),
+    (["review", "{tmp}/escape-name.json"], "has a player name that cannot be shown"),
+    (["review", "/dev/zero"], "'/dev/zero' is not a game log: it is not a regular file"),
+    (["review", "{tmp}"], "is not a game log: it is not a regular file"),
+    (["review", "{tmp}/huge.json"], "is not a game log: it is larger than 16 MiB"),
     # games
     (["games", "extra"], "unexpected extra argument"),
     # simulate
@@ -99,6 +146,8 @@ CASES: list[tuple[list[str], str]] = [
     (["simulate", "--games", "10", "--plot", "{tmp}/plain.txt/x.png"], "cannot write a plot"),
     (["simulate", "--games", "10", "--plot", "{tmp}/x.txt"], "use a .png or .svg file"),
     (["simulate", "--bogus"], "no such option: --bogus"),
+    (["simulate", "--games", "100000000000000000000"],
+     "--games 100000000000000000000 is more than this command plays: at most 1,000,000,000"),
     # tournament
     (["tournament", "--stake", "nan"], "stake 'nan'"),
     (["tournament", "--matches", "0"], "--matches must be 1 to 10,000,000, not 0"),
@@ -108,6 +157,8 @@ CASES: list[tuple[list[str], str]] = [
     (["tournament", "--format", "marathon"], "unknown format 'marathon'"),
     (["tournament", "--format", "elimination:99999999999999999999"], "too large"),
     (["tournament", "--plot", "{tmp}/plain.txt/x.png"], "cannot write a plot"),
+    (["tournament", "--matches", "100000000000000000000"],
+     "--matches must be 1 to 10,000,000, not 100000000000000000000"),
     # serve
     (["serve", "--port", "0"], "--port '0'"),
     (["serve", "--port", "abc"], "--port 'abc': not a whole number"),
@@ -124,7 +175,7 @@ CASES: list[tuple[list[str], str]] = [
     (["review", "{tmp}/empty.json"], "empty.json"),
     (["review", "{tmp}/list.json"], "list.json"),
     *[(["review", f"{{tmp}}/{name}"], "does not replay") for name in FILES
-      if name not in ("binary.json", "empty.json", "list.json")],
+      if name.replace("-", " ").removesuffix(".json") in CHANGES],
 ]
 
 XFAIL: set[str] = set()

@@ -12,12 +12,12 @@ import pytest
 
 from shutthebox.match import GameFormat, MatchConfig, load_log, replay
 from shutthebox.rules import OneDie, Rules
+from shutthebox.strategies import format_move
 from shutthebox.terminal.app import ShutTheBoxApp, Tile
 from shutthebox.terminal.game import Outcome
 from shutthebox.terminal.hints import hint_for
 from shutthebox.terminal.saved import find_game
 from shutthebox.terminal.session import GameSession
-from shutthebox.terminal.words import format_move
 from shutthebox.tiles import tiles_of
 
 SHOTS = Path(__file__).resolve().parent.parent / "test-artifacts" / "terminal"

@@ -767,9 +767,10 @@ def read_log_text(path: Path) -> str:
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise LogError(f"cannot read {shown!r}: {error.strerror or error}") from None
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise LogError(f"{shown!r} is not a game log: it is not a regular file")
     with os.fdopen(descriptor, "rb") as file:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise LogError(f"{shown!r} is not a game log: it is not a regular file")
         try:
             data = file.read(MAX_LOG_BYTES + 1)
         except OSError as error:

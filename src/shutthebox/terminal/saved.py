@@ -65,7 +65,7 @@ class GameLock:
         make_folder(self.path.parent)
         while True:
             try:
-                file = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held open
+                file = open(self.path, "a+b", buffering=0)  # noqa: SIM115 - held open
             except OSError as error:
                 raise DataFolderError(f"cannot lock the game {self.game.stem!r} in "
                                       f"{str(self.path.parent)!r}: "
@@ -85,8 +85,7 @@ class GameLock:
         try:
             file.truncate(0)
             file.write(f"pid {os.getpid()} on {socket.gethostname()}, since "
-                       f"{datetime.now():%Y-%m-%d %H:%M}\n")
-            file.flush()
+                       f"{datetime.now():%Y-%m-%d %H:%M}\n".encode())
         except OSError:
             pass   # the lock is held; only the note for the refused window is missing
         self._file = file
@@ -105,7 +104,8 @@ class GameLock:
             return
         with contextlib.suppress(OSError):   # a read-only folder keeps the file, unlocked
             self.path.unlink(missing_ok=True)
-        self._file.close()
+        with contextlib.suppress(OSError):
+            self._file.close()
         self._file = None
 
 
