@@ -11,7 +11,10 @@ cached on disk and is not part of a table's cost).
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
+import sys
 import time
 
 os.environ.setdefault("NUMBA_NUM_THREADS", "1")
@@ -52,17 +55,29 @@ def timed(name: str, rules: Rules, text: str, goal: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="9 tiles only")
+    parser.add_argument("--one-run", action="store_true", help=argparse.SUPPRESS)
     add_arguments(parser)
     args = parser.parse_args()
     command = "python3 benchmarks/bench_match.py" + " --quick" * args.quick + " --markdown"
     figures = Figures("bench_match", command)
-    solve_match(Rules(tiles=4), "loser-at:20", disk=False)   # warm the compiled kernels
-    solve_match(Rules(tiles=4), "battle:rolls", disk=False)
-    for _ in range(args.runs):
-        figures.begin_run()
+    if args.one_run:
+        solve_match(Rules(tiles=4), "loser-at:20", disk=False)   # warm the compiled kernels
+        solve_match(Rules(tiles=4), "battle:rolls", disk=False)
         slowest(9, NINE, 5.0, figures)
         if not args.quick:
             slowest(12, TWELVE, 60.0, figures)
+        print(json.dumps({f.what: [f.values[0], f.unit, f.goal, f.digits]
+                          for f in figures.figures.values()}))
+        return
+    # Each run in a fresh process: within one, every table after the first run is remembered.
+    for _ in range(args.runs):
+        figures.begin_run()
+        child = subprocess.run([sys.executable, __file__, "--one-run", *["--quick"] * args.quick],
+                               capture_output=True, text=True, check=True)
+        *lines, last = child.stdout.splitlines()
+        print("\n".join(lines), flush=True)
+        for what, (value, unit, goal, digits) in json.loads(last).items():
+            figures.add(what, value, unit, goal, digits)
     figures.finish(args.markdown)
 
 
