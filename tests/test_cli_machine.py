@@ -304,3 +304,23 @@ def test_a_second_window_on_a_game_is_refused_and_told_who_has_it(tmp_path: Path
     third = run(["play", "--plain", "--resume", "saved"], tmp_path, stdin="q\ny\n")
     assert third.returncode == 0, third.stderr   # the first window let go of it
     assert not replay(load_log(saved)).is_over
+
+
+# --- the user's data folder ---------------------------------------------------------------
+
+
+def test_a_test_run_leaves_the_user_data_folder_untouched(tmp_path: Path) -> None:
+    """Tests that solve match tables (doctests under src/ among them) and play games, run
+    with a home of their own: its data folder must still not exist afterwards."""
+    user = tmp_path / "user"
+    user.mkdir()
+    env = {name: value for name, value in os.environ.items()
+           if name not in ("SHUTTHEBOX_HOME", "XDG_DATA_HOME", "PYTEST_XDIST_WORKER")}
+    root = Path(__file__).resolve().parent.parent
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
+         "tests/test_cli_startup.py", "src/shutthebox/__init__.py",
+         "src/shutthebox/solver/matchplay.py"],
+        cwd=root, env={**env, "HOME": str(user)}, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-3000:]
+    assert not (user / ".local" / "share" / "shutthebox").exists()

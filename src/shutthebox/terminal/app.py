@@ -150,6 +150,10 @@ class ShutTheBoxApp(App[Outcome]):
         self.query_one("#players-panel").border_title = "Players"
         self.query_one("#log").border_title = "Log"
         self.query_one("#hint").border_title = "Hint"
+        # as wide as the longest name needs (up to 40 characters, never cut), the marker, the
+        # score and the total beside it, the border and padding around
+        longest = max(len(name) for name in self.session.config.players)
+        self.query_one("#players-panel").styles.width = min(56, max(26, longest + 16))
         self._fit(self.size.width, self.size.height)
         self._show()
         self._advance()

@@ -50,9 +50,10 @@ def dice_line(roll: Roll | None) -> Text:
 
 
 def scores_table(match: Match) -> Table:
-    """Each player's score this round, total, and status."""
+    """Each player's score this round, total, and status (▶ to play, ★ won); a name is
+    never cut or wrapped."""
     table = Table(box=None, pad_edge=False)
-    table.add_column("player")
+    table.add_column("player", no_wrap=True)
     battle = match.config.format.kind is FormatKind.BATTLE
     table.add_column("role" if battle else "score", justify="right")
     multi_round = match.config.format.kind not in (FormatKind.SOLO, FormatKind.SINGLE,
@@ -61,10 +62,11 @@ def scores_table(match: Match) -> Table:
         table.add_column("total", justify="right")
     pending = match.pending
     for seat, name in enumerate(match.players):
+        # the marker, not a word after the name, says who won: a word wraps a narrow panel
         marker = "▶ " if pending.seat == seat and not match.is_over else "  "
         status = "" if match.active[seat] else " (out)"
         if seat in match.winners and len(match.players) > 1:
-            status = " ★ winner"
+            marker = "★ "
         style = STYLES["winner"] if seat in match.winners else (
             STYLES["turn"] if pending.seat == seat else "")
         shown = ("knocks" if match.order and match.order[0] == seat else "stands") \
