@@ -25,6 +25,7 @@ from shutthebox.solver import solve
 from shutthebox.web import create_app
 from shutthebox.web.advice import SolverPool
 from shutthebox.web.guard import RateLimits
+from shutthebox.web.seats import INVITE_LENGTH
 from shutthebox.web.storage import make_engine, upgrade
 from tests.webserver import database, first_legal
 
@@ -158,7 +159,7 @@ def test_friends_join_open_seats_by_invite_and_play_starts_when_all_are_taken(
                                       {"name": "Friend 2", "kind": "open"}])
     assert state["status"] == "waiting" and set(state["tokens"]) == {"0"}
     first, second = state["invites"]
-    assert first["link"] == f"/join/{first['code']}" and len(first["code"]) == 6
+    assert first["link"] == f"/join/{first['code']}" and len(first["code"]) == INVITE_LENGTH
     info = client.get(f"/api/invites/{first['code'].lower()}").json()
     assert info["game_id"] == state["id"] and info["seat"] == 1 and not info["taken"]
     qr = client.get(first["qr"])
@@ -510,6 +511,10 @@ def test_watching_an_unknown_game_is_refused(client: TestClient) -> None:
 # --- storage ------------------------------------------------------------------------
 
 
+OLD_ID = "0123456789abcdef0123456789abcdef"
+"""A game id as release 0.1 made them (a UUID's hex)."""
+
+
 def test_a_database_of_the_last_release_is_migrated_and_its_games_kept(
         database_url: str, pool: SolverPool) -> None:
     old = make_engine(database_url, migrate=False)
@@ -521,16 +526,16 @@ def test_a_database_of_the_last_release_is_migrated_and_its_games_kept(
         connection.execute(text(
             "INSERT INTO games (id, config, seats, status, event_count, created, updated) "
             "VALUES (:id, :config, :seats, 'playing', :count, :now, :now)"),
-            {"id": "old", "config": json.dumps(match.config.to_dict()),
+            {"id": OLD_ID, "config": json.dumps(match.config.to_dict()),
              "seats": json.dumps([None, "hard"]), "count": len(match.events), "now": now})
         connection.execute(text("INSERT INTO events (game_id, position, data) "
                                 "VALUES (:g, :p, :d)"),
-                           [{"g": "old", "p": i, "d": json.dumps(e)}
+                           [{"g": OLD_ID, "p": i, "d": json.dumps(e)}
                             for i, e in enumerate(match.events)])
     old.dispose()
     app = create_app(database_url, allowed_hosts=HOSTS, pool=pool)
     with TestClient(app) as client:
-        kept = client.get("/api/games/old").json()
+        kept = client.get(f"/api/games/{OLD_ID}").json()
         assert kept["event_count"] == len(match.events)
         assert [s["kind"] for s in kept["seats"]] == ["here", "computer"]
         fresh = new_game(client, players=[{"name": "Ann"}])
@@ -555,8 +560,8 @@ def test_the_first_match_tables_are_worked_out_with_progress_for_the_watchers(
     from shutthebox.solver.matchplay import cache_path
 
     monkeypatch.setenv("SHUTTHEBOX_HOME", str(tmp_path / "home"))  # no tables on disk yet
-    rules = Rules(tiles=7, max_tiles=2)
-    table = cache_path(rules, GameFormat.parse("rounds:2"))
+    rules = Rules()      # a table of about half a second: the background worker's
+    table = cache_path(rules, GameFormat.parse("loser-at:60"))
     assert not table.exists()
     own_pool = SolverPool()
     app = create_app(database_url, allowed_hosts=HOSTS, computer_delay=0.3,
@@ -565,7 +570,7 @@ def test_the_first_match_tables_are_worked_out_with_progress_for_the_watchers(
         with TestClient(app) as client:
             state = new_game(client, players=[{"name": "Bot", "computer": "hard"},
                                               {"name": "Ann"}],
-                             rules={"tiles": 7, "max_tiles": 2}, format="rounds:2")
+                             format="loser-at:60")
             kinds = []
             with client.websocket_connect(f"/api/games/{state['id']}/live?since=0") as live:
                 while True:

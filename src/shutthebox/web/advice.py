@@ -336,12 +336,18 @@ class SolverPool:
         """Stop the workers. Idle ones are waited for (milliseconds), so that the pool's
         queues are let go of now: a uvicorn worker process dies of the signal that stopped
         it, without Python's exit handlers, and their semaphores were then reported leaked
-        at every stop. A worker in the middle of a solve is ended, not waited for: a server
-        told to stop must not wait on a long solve."""
-        if self._executor is None:
+        at every stop. A worker in the middle of a solve is ended after half a second, not
+        waited for: a server told to stop must not wait on a long solve (whose callers may
+        have been cancelled already)."""
+        executor, self._executor = self._executor, None
+        if executor is None:
             return
-        if self._running:
-            self.kill()
-            return
-        self._executor.shutdown(wait=True, cancel_futures=True)
-        self._executor = None
+        processes: list[Any] = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + 0.5
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+                process.join(1.0)

@@ -17,6 +17,7 @@ import functools
 import gc
 import io
 import json
+import math
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -34,15 +35,18 @@ from starlette.concurrency import run_in_threadpool
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.match import parse_stake
+from shutthebox.names import clean_name
 from shutthebox.rules import PRESETS, Rules, preset
 from shutthebox.strategies import STRENGTHS
 from shutthebox.web import advice
 from shutthebox.web.advice import SolverPool
 from shutthebox.web.codec import dumps
 from shutthebox.web.computers import ComputerDriver
+from shutthebox.web.connections import configure as configure_connections
 from shutthebox.web.guard import (
     LOOPBACK_HOSTS,
     Guard,
+    MissLimit,
     RateLimits,
     Receive,
     Scope,
@@ -56,6 +60,7 @@ from shutthebox.web.seats import (
     InviteNotFoundError,
     SeatKind,
     SeatTakenError,
+    TooManyGuessesError,
     UnauthorizedError,
     bearer_tokens,
 )
@@ -148,6 +153,7 @@ REFUSALS: dict[type[Exception], tuple[int, str | None, dict[str, str] | None]] =
     DBAPIError: (503, "the database is not answering: try again in a moment",
                  {"Retry-After": "1"}),
     TooMuchWorkError: (429, None, {"Retry-After": "1"}),
+    TooManyGuessesError: (429, None, {"Retry-After": "1"}),
     ServerBusyError: (503, None, {"Retry-After": "5"}),
     ShutTheBoxError: (400, None, None),
 }
@@ -371,22 +377,42 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         """Shut tiles for the current roll."""
         return await act(game_id, "shut", body.tiles, body, authorization, idempotency_key)
 
+    misses = MissLimit()
+
+    async def with_invite(request: Request, function: Any, *arguments: Any) -> Any:
+        """``function(*arguments)``, an invite's lookup, for a client that has not asked
+        about too many unknown invites (each unknown one counts: see
+        :data:`~shutthebox.web.guard.INVITE_MISSES`)."""
+        client = client_key(request.scope)
+        wait = misses.wait(client)
+        if wait:
+            raise TooManyGuessesError(f"too many unknown invites from here: wait "
+                                      f"{math.ceil(wait)} s and check the code")
+        try:
+            return await run_in_threadpool(function, *arguments)
+        except InviteNotFoundError:
+            misses.missed(client)
+            raise
+
     @app.post("/api/games/{game_id}/join")
-    def join(game_id: str, body: Join) -> dict[str, Any]:
+    async def join(game_id: str, body: Join, request: Request) -> dict[str, Any]:
         """Take an open seat with its invite; the answer holds the seat's token, once."""
-        return service.join(game_id, body.invite, body.name)
+        answer: dict[str, Any] = await with_invite(request, service.join, game_id,
+                                                   body.invite, body.name)
+        return answer
 
     @app.get("/api/invites/{code}")
-    def invite(code: str) -> dict[str, Any]:
+    async def invite(code: str, request: Request) -> dict[str, Any]:
         """What an invite is for."""
-        return service.invite(code[:32])
+        answer: dict[str, Any] = await with_invite(request, service.invite, code[:32])
+        return answer
 
     @app.get("/api/invites/{code}/qr.svg", response_class=Response)
-    def invite_qr(code: str, request: Request) -> Response:
+    async def invite_qr(code: str, request: Request) -> Response:
         """The invite's join link as a QR code (SVG)."""
         import segno
 
-        found = service.invite(code[:32])
+        found = await with_invite(request, service.invite, code[:32])
         link = f"{str(request.base_url).rstrip('/')}/join/{found['code']}"
         out = io.BytesIO()
         segno.make(link, error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False,
@@ -455,11 +481,13 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     async def stats(player: Annotated[str, Query(min_length=1, max_length=80)],
                     request: Request) -> dict[str, Any]:
         """A player's record, solo games, and turn scores beside optimal play's."""
+        player = clean_name(player)
         rows = await run_in_threadpool(service.results, player)
         return await player_stats(player, rows, client_key(request.scope))
 
     @app.get("/api/players/{name:path}/stats", include_in_schema=False)
     async def stats_by_path(name: str, request: Request) -> dict[str, Any]:
+        name = clean_name(name)
         rows = await run_in_threadpool(service.results, name)
         return await player_stats(name, rows, client_key(request.scope))
 
@@ -537,9 +565,13 @@ def app_from_environment() -> FastAPI:
     hosts = tuple(h.strip() for h in environ.get("SHUTTHEBOX_ALLOWED_HOSTS", "").split(",")
                   if h.strip()) or LOOPBACK_HOSTS
     rate = float(environ.get("SHUTTHEBOX_RATE_LIMIT", "50"))
+    configure_connections(int(environ.get("SHUTTHEBOX_MAX_CONNECTIONS_PER_CLIENT", "256")),
+                          int(environ.get("SHUTTHEBOX_MAX_CONNECTIONS", "0")) or None)
     app = create_app(environ.get("SHUTTHEBOX_DATABASE_URL"), allowed_hosts=hosts,
                      computer_delay=float(environ.get("SHUTTHEBOX_COMPUTER_DELAY", "0.5")),
-                     limits=RateLimits(per_client=rate, per_token=rate / 2.5))
+                     limits=RateLimits(per_client=rate, per_token=rate / 2.5),
+                     solver_budget=float(environ.get("SHUTTHEBOX_SOLVER_BUDGET",
+                                                     str(DEFAULT_BUDGET))))
     import shutthebox.solver.matchplay  # noqa: F401  (loaded now: see above)
 
     gc.freeze()

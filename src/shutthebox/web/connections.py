@@ -14,14 +14,92 @@ Under the benchmark's load that was 2,600 objects a second for the collector (co
 its ``DEBUG_SAVEALL``). Broken here, they are freed at once, by reference counting, and the
 collector finds no garbage per game at all; its young-generation passes can then be short
 and frequent (see :func:`shutthebox.web.app.app_from_environment`).
+
+The protocols also bound what a connection may hold of the server (:class:`ConnectionLimits`):
+a request head (request line and headers) of at most 16 KiB (431 beyond), sent whole within
+a few seconds of the connection or of its first byte (408 otherwise, where a slow sender,
+"slowloris", kept a connection and its descriptor for ever), and open connections per
+client (:func:`~shutthebox.web.guard.client_key`) and in all (503 beyond: the process
+must never run out of file descriptors, where every accept would fail). The answers they
+write themselves carry the security headers of every other answer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
+import logging
+import resource
+import time
+from dataclasses import dataclass
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from shutthebox.web.guard import SECURITY_HEADERS, client_key
+
+
+@dataclass
+class ConnectionLimits:
+    """What one connection, one client and all clients may hold of a server process."""
+
+    per_client: int = 256
+    """Open connections from one client (0: no limit): a browser opens six and a live feed
+    per game; a household or an office shares one address."""
+    total: int = 4096
+    """Open connections in all (0: no limit), kept below the process's file descriptors."""
+    max_head: int = 16 * 1024
+    """Bytes of a request's line and headers."""
+    head_seconds: float = 5.0
+    """Seconds in which a request's head must arrive whole."""
+
+
+LIMITS = ConnectionLimits()
+"""The limits every connection of this process is held to (set by ``shutthebox serve``)."""
+_open: dict[str, int] = {}
+"""Open connections by client."""
+
+
+def configure(per_client: int, total: int | None) -> ConnectionLimits:
+    """Set this process's :data:`LIMITS`: ``total`` None takes three quarters of the file
+    descriptors the process may open, after raising its own limit to the most the system
+    lets it (the rest serve the database, the solver workers and the log); and quiet
+    asyncio's failed accepts (:class:`AcceptFailures`)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard != resource.RLIM_INFINITY and soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+            soft = hard
+    if total is None:
+        total = max(64, soft * 3 // 4) if soft != resource.RLIM_INFINITY else 65_536
+    LIMITS.per_client, LIMITS.total = per_client, total
+    asyncio_log = logging.getLogger("asyncio")
+    if not any(isinstance(f, AcceptFailures) for f in asyncio_log.filters):
+        asyncio_log.addFilter(AcceptFailures())
+    return LIMITS
+
+
+def open_connections(client: str | None = None) -> int:
+    """Connections open now, from one client or in all."""
+    return _open.get(client, 0) if client is not None else sum(_open.values())
+
+
+def _count(client: str, change: int) -> None:
+    left = _open.get(client, 0) + change
+    if left > 0:
+        _open[client] = left
+    else:
+        _open.pop(client, None)
+
+
+def _response(status: int, reason: str, detail: str) -> bytes:
+    """A whole HTTP answer with a JSON detail that closes the connection."""
+    body = json.dumps({"detail": detail}).encode()
+    head = [f"HTTP/1.1 {status} {reason}".encode(), b"content-type: application/json",
+            b"content-length: " + str(len(body)).encode(), b"connection: close",
+            *(name + b": " + value for name, value in SECURITY_HEADERS)]
+    return b"\r\n".join(head) + b"\r\n\r\n" + body
 
 
 def _let_go(transport: asyncio.BaseTransport | None) -> None:
@@ -32,13 +110,101 @@ def _let_go(transport: asyncio.BaseTransport | None) -> None:
 
 
 class HttpProtocol(HttpToolsProtocol):
-    """uvicorn's ``httptools`` protocol (``uvicorn.run(..., http=HttpProtocol)``)."""
+    """uvicorn's ``httptools`` protocol (``uvicorn.run(..., http=HttpProtocol)``), held to
+    :data:`LIMITS`."""
+
+    _client = ""
+    _counted = False
+    _head_pending = False
+    _head_seen = 0
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._client = client_key({"client": self.client})
+        _count(self._client, 1)
+        self._counted = True
+        limits = LIMITS
+        if limits.per_client and _open[self._client] > limits.per_client:
+            self._refuse(429, "Too Many Requests", f"more than {limits.per_client} "
+                         "connections from one address: close some and try again")
+        elif limits.total and open_connections() > limits.total:
+            self._refuse(503, "Service Unavailable", "the server has as many connections "
+                         "as it takes: try again in a moment")
+        else:
+            self._expect_head()
+
+    def _refuse(self, status: int, reason: str, detail: str) -> None:
+        if not self.transport.is_closing():
+            self.transport.write(_response(status, reason, detail))
+            self.transport.close()
+
+    def _expect_head(self) -> None:
+        """A request's head is due: whole within the time and size allowed."""
+        if not self._head_pending:
+            self._head_pending = True
+            self._head_seen = 0
+        if self._head_timer is None:
+            self._head_timer = self.loop.call_later(LIMITS.head_seconds, self._head_late)
+
+    def _head_done(self) -> None:
+        self._head_pending = False
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_late(self) -> None:
+        self._head_timer = None
+        if self._head_pending and not self.transport.is_closing():
+            if self.cycle is None and not self._head_seen:
+                self.transport.close()          # a connection that never said a word
+            else:
+                self._refuse(408, "Request Timeout", f"the request's headers did not "
+                             f"arrive within {LIMITS.head_seconds:g} seconds")
+
+    def data_received(self, data: bytes) -> None:
+        if self._head_pending:
+            room = LIMITS.max_head - self._head_seen
+            if len(data) > room:
+                super().data_received(data[:room])
+                if self.parser is None or self.transport.is_closing():
+                    return
+                if self._head_pending:
+                    self._refuse(431, "Request Header Fields Too Large", "the request's "
+                                 f"line and headers are larger than {LIMITS.max_head // 1024} "
+                                 "KiB")
+                    return
+                data = data[room:]
+            else:
+                self._head_seen += len(data)
+        super().data_received(data)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._expect_head()
+
+    def on_headers_complete(self) -> None:
+        self._head_done()
+        super().on_headers_complete()
+
+    def send_400_response(self, msg: str) -> None:
+        """uvicorn's answer to a malformed request, with the security headers."""
+        self._refuse(400, "Bad Request", "the request is not well-formed HTTP")
 
     def handle_websocket_upgrade(self) -> None:
+        self._head_done()
         super().handle_websocket_upgrade()
         self.parser = None  # type: ignore[assignment]  # as connection_lost does
+        socket = self.transport.get_protocol()
+        if isinstance(socket, WebSocketProtocol) and self._counted:
+            socket.count_for(self._client)      # the socket's to let go of now
+            self._counted = False
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._head_done()
+        if self._counted:
+            _count(self._client, -1)
+            self._counted = False
         super().connection_lost(exc)
         _let_go(self.transport)
 
@@ -48,6 +214,43 @@ class WebSocketProtocol(WebSocketsSansIOProtocol):
     no tasks and timers of its own per connection (uvicorn's default one runs four tasks
     for every game's live feed)."""
 
+    _client = ""
+    _counted = False
+
+    def count_for(self, client: str) -> None:
+        """Count this connection as the client's until it is lost (an upgraded HTTP one)."""
+        self._client, self._counted = client, True
+
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._counted:
+            _count(self._client, -1)
+            self._counted = False
         super().connection_lost(exc)
         _let_go(self.transport)
+
+
+class AcceptFailures(logging.Filter):
+    """Lets through one line, without its traceback, per :attr:`every` seconds of asyncio's
+    "socket.accept() out of system resource" (written at every failed accept once the
+    process has run out of file descriptors: 443,885 tracebacks in one flood)."""
+
+    def __init__(self, every: float = 10.0) -> None:
+        super().__init__()
+        self.every = every
+        self._last = -every
+        self._dropped = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if not str(record.msg).startswith("socket.accept() out of system resource"):
+            return True
+        now = time.monotonic()
+        if now - self._last < self.every:
+            self._dropped += 1
+            return False
+        record.msg = (f"no more connections accepted for now: the process is out of file "
+                      f"descriptors ({self._dropped} more such failures since the last line)")
+        record.args = ()
+        record.exc_info = None
+        record.exc_text = None
+        self._last, self._dropped = now, 0
+        return True

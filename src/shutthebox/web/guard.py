@@ -7,13 +7,16 @@ refusal is a JSON ``{"detail": ...}`` with a 4xx status.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import math
+import re
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -22,6 +25,14 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 MAX_BODY = 64 * 1024
+BODY_SECONDS = 10.0
+"""Seconds in which a request's body must arrive whole (408 otherwise)."""
+GAME_PATH = re.compile(r"/api/games/([^/]*)(/.*)?")
+NO_GAME_CLOSE = 4404
+"""The close code of a live feed of a game that does not exist."""
+GAME_ID = re.compile(r"[0-9a-f]{32}")
+"""A game's id (a UUID's 32 hex digits): a path with any other is answered 404 here, before
+any database sees its text (a NUL in it was a database error on PostgreSQL)."""
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "
@@ -44,14 +55,15 @@ class Bucket:
     tokens: float = -1.0
     stamp: float = field(default_factory=time.monotonic)
 
-    def take(self, now: float) -> float:
-        """Take one request; 0 if allowed, else the seconds until one is allowed."""
+    def take(self, now: float, count: float = 1.0) -> float:
+        """Take one request (``count`` 0: only look); 0 if allowed, else the seconds until
+        one is allowed."""
         if self.tokens < 0:
             self.tokens = self.burst
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= 1:
-            self.tokens -= 1
+            self.tokens -= count
             return 0.0
         return (1 - self.tokens) / self.rate
 
@@ -92,6 +104,37 @@ class RateLimits:
         for buckets in (self._clients, self._tokens):
             for key in [k for k, b in buckets.items() if now - b.stamp > b.burst / b.rate]:
                 del buckets[key]
+
+
+INVITE_MISSES = 1.0
+"""Unknown invites one client may ask about a second, on average (after a burst of ten):
+typing errors, never enough to guess a code (see :data:`shutthebox.web.seats.INVITE_LENGTH`)."""
+
+
+@dataclass
+class MissLimit:
+    """Requests that missed (an unknown invite), counted per client: once a client has
+    missed :data:`INVITE_MISSES` a second for a while, it waits before it may ask again."""
+
+    rate: float = INVITE_MISSES
+    burst: float = 10.0
+    _clients: dict[str, Bucket] = field(default_factory=dict)
+
+    def wait(self, client: str) -> float:
+        """0 if the client may ask, else the seconds until it may."""
+        bucket = self._clients.get(client)
+        return bucket.take(time.monotonic(), 0.0) if bucket is not None else 0.0
+
+    def missed(self, client: str) -> None:
+        now = time.monotonic()
+        if len(self._clients) > 10_000:
+            for key in [k for k, b in self._clients.items()
+                        if now - b.stamp > b.burst / b.rate]:
+                del self._clients[key]
+        bucket = self._clients.get(client)
+        if bucket is None:
+            bucket = self._clients[client] = Bucket(self.rate, self.burst)
+        bucket.take(now)
 
 
 HEADERS_KEY = "shutthebox.headers"
@@ -168,6 +211,20 @@ class Guard:
                                f"{host[:80]!r}: start it with --allowed-hosts to add it")
             return
         path: str = scope.get("path", "")
+        game = GAME_PATH.fullmatch(path)
+        if game is not None and not GAME_ID.fullmatch(game[1]):
+            detail = f"no game has the id {game[1][:40]!r}"
+            if scope["type"] == "websocket":    # as the live feed refuses an unknown game
+                await send({"type": "websocket.accept"})
+                await send({"type": "websocket.close", "code": NO_GAME_CLOSE, "reason": detail})
+            else:
+                await self._refuse(scope, send, 404, detail)
+            return
+        if scope["type"] == "websocket" and not self._origin_allowed(headers, host):
+            origin = headers.get(b"origin", b"").decode("latin-1")
+            await self._refuse(scope, send, 403, f"this server does not take live feeds "
+                               f"for pages of {origin[:80]!r}")
+            return
         if path.startswith("/api/"):
             token = headers.get(b"authorization")
             wait = self.limits.wait(client_key(scope),
@@ -191,13 +248,31 @@ class Guard:
                 await self._refuse(scope, send, 415, "send the request body as JSON "
                                    "(Content-Type: application/json)")
                 return
-            body = await _read_body(receive)
+            try:
+                body = await asyncio.wait_for(_read_body(receive), BODY_SECONDS)
+            except TimeoutError:
+                await self._refuse(scope, send, 408, f"the request's body did not arrive "
+                                   f"within {BODY_SECONDS:g} seconds")
+                return
             if body is None:
                 await self._refuse(scope, send, 413, f"the request body is larger than "
                                    f"{MAX_BODY // 1024} KiB")
                 return
             receive = replay(body, receive)
         await self.app(scope, receive, _with_headers(send))
+
+    def _origin_allowed(self, headers: dict[bytes, bytes], host: str) -> bool:
+        """Whether a WebSocket's page may read this server's feeds: no ``Origin`` (not a
+        browser), or a page of this server (its host is the Host asked for, or one of the
+        allowed hosts)."""
+        origin = headers.get(b"origin")
+        if origin is None:
+            return True
+        try:
+            origin_host = host_name(urlsplit(origin.decode("latin-1")).netloc)
+        except ValueError:
+            return False
+        return origin_host == host_name(host) or origin_host in self.allowed_hosts
 
     async def _refuse(self, scope: Scope, send: Send, status: int, detail: str,
                       extra: list[tuple[bytes, bytes]] | None = None) -> None:

@@ -24,7 +24,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from starlette.concurrency import run_in_threadpool
 
-from shutthebox.web.guard import Receive, Scope, Send
+from shutthebox.web.guard import NO_GAME_CLOSE, Receive, Scope, Send
 from shutthebox.web.service import Batch, GameNotFoundError, GameService
 from shutthebox.web.storage import NOTIFY_CHANNEL, is_postgresql
 
@@ -34,7 +34,6 @@ POLL_SECONDS = 0.05
 PING_SECONDS = 20.0
 GAME_OVER_CLOSE = 4000
 """The close code of a feed whose game is over: its last state was sent, nothing follows."""
-NO_GAME_CLOSE = 4404
 DATABASE_AWAY_CLOSE = 1013
 BAD_REQUEST_CLOSE = 1008
 
@@ -255,6 +254,9 @@ class LiveFeed:
             await self._follow(send, game_id, state, wake, gone)
         except OSError:             # the client went away while a message was sent
             pass
+        except RuntimeError as error:   # ... or had closed it: uvicorn refuses a send after
+            if "Unexpected ASGI message" not in str(error):  # a close with this error
+                raise
         finally:
             self.hub.unwatch(game_id, wake)
             reader.cancel()

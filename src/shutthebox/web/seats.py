@@ -14,10 +14,16 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.names import MAX_NAME as MAX_NAME
+from shutthebox.names import clean_name
 
 INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-INVITE_LENGTH = 6
-MAX_NAME = 40
+INVITE_LENGTH = 10
+"""31 ** 10 (8.2e14) codes: with 10,000 open invites, 1,000 addresses each guessing at the
+server's limit for unknown invites (:data:`~shutthebox.web.guard.INVITE_MISSES`, one a
+second) need 2.6 years on average to hit one. Read in two groups of five (``K7QF2-M9XRT``)."""
+MAX_TOKENS = 20
+"""Seat tokens one request may present (each unknown one is looked up in the database)."""
 
 
 class SeatKind(StrEnum):
@@ -34,6 +40,10 @@ class SeatError(ShutTheBoxError):
 
 class InviteNotFoundError(SeatError):
     """No open seat has this invite code."""
+
+
+class TooManyGuessesError(SeatError):
+    """A client that asked about too many unknown invites (429)."""
 
 
 class SeatTakenError(SeatError):
@@ -78,7 +88,7 @@ def token_hash(token: str) -> str:
 
 
 def new_invite() -> str:
-    """A fresh room code, such as ``'K7QF2M'``."""
+    """A fresh room code, such as ``'K7QF2M9XRT'``."""
     return "".join(secrets.choice(INVITE_ALPHABET) for _ in range(INVITE_LENGTH))
 
 
@@ -92,13 +102,13 @@ def normal_invite(code: str) -> str:
 
 
 def check_name(name: str, taken: list[str]) -> str:
-    """A player name, trimmed; refused if empty, too long or already at the table."""
-    name = " ".join(name.split())
-    if not name:
-        raise SeatError("a name is needed: type the name the others will see")
-    if len(name) > MAX_NAME:
-        raise SeatError(f"the name {name[:MAX_NAME]!r}... is too long: {MAX_NAME} characters "
-                        "at most")
+    """A player name as :func:`shutthebox.names.clean_name` makes it; refused if it cannot
+    be one or is already at the table.
+
+    :raises PlayerNameError: not a name.
+    :raises SeatError: the name is taken.
+    """
+    name = clean_name(name)
     if name.casefold() in (other.casefold() for other in taken):
         raise SeatError(f"{name!r} is already playing in this game: choose another name")
     return name
@@ -109,6 +119,8 @@ def bearer_tokens(authorization: str | None, extra: str | None = None) -> list[s
 
     >>> bearer_tokens("Bearer abc", "d, e")
     ['abc', 'd', 'e']
+
+    :raises SeatError: more than :data:`MAX_TOKENS` tokens.
     """
     tokens = []
     if authorization:
@@ -117,4 +129,6 @@ def bearer_tokens(authorization: str | None, extra: str | None = None) -> list[s
             tokens.append(value.strip())
     if extra:
         tokens.extend(t.strip() for t in extra.split(",") if t.strip())
-    return tokens[:200]
+    if len(tokens) > MAX_TOKENS:
+        raise SeatError(f"{len(tokens)} seat tokens were sent: at most {MAX_TOKENS} a request")
+    return tokens

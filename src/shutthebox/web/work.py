@@ -225,16 +225,18 @@ class SolverWork:
     # --- tables -----------------------------------------------------------------------
 
     def table_status(self, rules: Rules, fmt: GameFormat) -> str:
-        """``ready`` (in memory or on disk), ``building``, ``fits`` (within the budget, not
-        started) or ``beyond`` (dearer than the budget)."""
+        """``ready`` (in memory or on disk, or cheap enough to work out where it is needed:
+        :data:`~shutthebox.web.advice.INLINE_SECONDS`), ``building``, ``fits`` (within the
+        budget, not started) or ``beyond`` (dearer than the budget)."""
         from shutthebox.solver.cost import table_seconds
         from shutthebox.solver.matchplay import is_cached
 
         if (rules, str(fmt)) in self._builds:
             return "building"
-        if is_cached(rules, fmt):
+        seconds = table_seconds(rules, fmt)
+        if seconds <= advice.INLINE_SECONDS or is_cached(rules, fmt):
             return "ready"
-        return "fits" if table_seconds(rules, fmt) <= self.budget else "beyond"
+        return "fits" if seconds <= self.budget else "beyond"
 
     def reserve_table(self, rules: Rules, fmt: GameFormat, client: str | None = None
                       ) -> asyncio.Future[None]:

@@ -128,9 +128,20 @@ export const hint = (id) => request(`/api/games/${encodeURIComponent(id)}/hint`,
 export const coach = (id) => request(`/api/games/${encodeURIComponent(id)}/coach`, { headers: bearer(anyToken(id)) });
 export const review = (id) => request(`/api/games/${encodeURIComponent(id)}/review`);
 
-export function myGames() {
+const TOKENS_A_REQUEST = 20; // the server's limit (seats.MAX_TOKENS)
+
+/** The games this browser holds seats in, newest first (asked for 20 tokens at a time). */
+export async function myGames() {
   const tokens = allTokens();
-  return tokens.length ? request("/api/games", { headers: { "X-Seat-Tokens": tokens.join(",") } }) : Promise.resolve([]);
+  const batches = [];
+  for (let i = 0; i < tokens.length; i += TOKENS_A_REQUEST) batches.push(tokens.slice(i, i + TOKENS_A_REQUEST));
+  const answers = await Promise.all(batches.map((batch) => request("/api/games", { headers: { "X-Seat-Tokens": batch.join(",") } })));
+  const byId = new Map();
+  for (const game of answers.flat()) {
+    const seen = byId.get(game.id);
+    byId.set(game.id, seen ? { ...game, seats: [...new Set([...seen.seats, ...game.seats])].sort() } : game);
+  }
+  return [...byId.values()].sort((a, b) => String(b.updated).localeCompare(String(a.updated)));
 }
 
 export const invite = (code) => request(`/api/invites/${encodeURIComponent(code)}`);
