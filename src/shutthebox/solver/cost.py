@@ -8,9 +8,9 @@ row per difference of totals a round can start from, which is small for sum scor
 enormous for digit scoring. :func:`table_seconds` counts those rows from the rules and the
 format alone (exactly where counting is cheap, else an upper bound) and prices each row by
 the time one took on the reference machine (2 cores of an AMD EPYC, 2026-11-24; see the
-manual's performance page). The estimate errs high, never low by more than a third in the
-cases measured (tests/test_solver_cost.py compares it with real solves), so that a server that
-refuses what its budget cannot build does not accept a table that takes hours.
+manual's performance page). The estimate errs high (``benchmarks/bench_cost.py`` compares it with
+real solves), so that a server that refuses what its budget cannot build never accepts a
+table that takes hours.
 
 >>> from shutthebox.rules import Rules
 >>> table_seconds(Rules(), "single") < 0.1
@@ -22,6 +22,8 @@ True
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 import numpy.typing as npt
@@ -47,8 +49,12 @@ BATTLE_TURNS = 30e-9
 :data:`BATTLE_TURNS_START` (measured 0.44-0.49 s on 9 and 12 tiles)."""
 BATTLE_TURNS_START = 0.5
 IntArray = npt.NDArray[np.int64]
-EXACT_COUNT = 4_000_000
-"""Sets of totals are counted exactly (with numpy) up to this many sums, else bounded."""
+EXACT_COUNT = 250_000
+"""Sets of totals are counted exactly (with numpy) up to this many sums, else bounded by
+the span they lie in (exact where the totals are every number of a span, as in sum
+scoring)."""
+MOST_ROUNDS = 100
+"""The most rounds a ``rounds`` format takes."""
 
 
 def table_seconds(rules: Rules, game_format: str | GameFormat) -> float:
@@ -80,6 +86,12 @@ Counted = tuple[IntArray | None, float]
 def _rounds_rows(rules: Rules, rounds: int) -> float:
     """The rows of a ``rounds`` table: for every round, the differences of totals it can
     start from and those its second player can face (as ``_solve_rounds`` makes them)."""
+    return sum(_rows_by_round(rules)[:rounds])
+
+
+@functools.lru_cache(maxsize=64)
+def _rows_by_round(rules: Rules) -> tuple[float, ...]:
+    """The rows of each round of the longest ``rounds`` match, once per rule set."""
     from shutthebox.solver.objectives import score_array
 
     values = np.unique(score_array(rules)).astype(np.int64)
@@ -87,13 +99,12 @@ def _rounds_rows(rules: Rules, rounds: int) -> float:
     scores: Counted = (values, float(len(values)))
     steps = _sum_set(scores, (-values, float(len(values))), 2 * spread + 1)
     starts: Counted = (np.zeros(1, dtype=np.int64), 1.0)
-    rows = 0.0
-    for round_ in range(rounds):
+    rows = []
+    for round_ in range(MOST_ROUNDS):
         span = 2 * spread * round_ + 1
-        rows += starts[1] + _sum_set(starts, scores, span + spread)[1]
-        if round_ + 1 < rounds:
-            starts = _sum_set(starts, steps, span + 2 * spread)
-    return rows
+        rows.append(starts[1] + _sum_set(starts, scores, span + spread)[1])
+        starts = _sum_set(starts, steps, span + 2 * spread)
+    return tuple(rows)
 
 
 def _sum_set(a: Counted, b: Counted, span: int) -> Counted:

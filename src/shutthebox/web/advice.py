@@ -351,3 +351,4 @@ class SolverPool:
             if process.is_alive():
                 process.terminate()
                 process.join(1.0)
+        executor.shutdown(wait=True)    # its workers gone: lets go of its queues at once

@@ -150,9 +150,12 @@ class SolverWork:
 
     def __init__(self, watched: Callable[[str], int], budget: float = DEFAULT_BUDGET,
                  interactive: SolverPool | None = None,
-                 background: SolverPool | None = None) -> None:
+                 background: SolverPool | None = None, wanted_for: float = WANTED_FOR,
+                 sweep_every: float = SWEEP_EVERY) -> None:
         self.watched = watched
         self.budget = budget
+        self.wanted_for = wanted_for
+        self.sweep_every = sweep_every
         self.interactive = interactive or SolverPool()
         self.background = background or SolverPool(idle=True)
         self._owns = (interactive is None, background is None)
@@ -220,7 +223,7 @@ class SolverWork:
         if self.watched(game_id):
             return True
         asked = self._asked.get(game_id)
-        return asked is not None and time.monotonic() - asked < WANTED_FOR
+        return asked is not None and time.monotonic() - asked < self.wanted_for
 
     # --- tables -----------------------------------------------------------------------
 
@@ -305,7 +308,7 @@ class SolverWork:
     async def _sweep(self) -> None:
         """Drop the tables that no game anyone follows needs."""
         while True:
-            await asyncio.sleep(SWEEP_EVERY)
+            await asyncio.sleep(self.sweep_every)
             for key, build in list(self._builds.items()):
                 if any(self.wanted(g) for g in build.games):
                     continue
@@ -316,7 +319,7 @@ class SolverWork:
                     _settle(build, TableDroppedError(f"the table of {build.format} was "
                                                      "dropped: nobody watches its games"))
             now = time.monotonic()
-            for game_id in [g for g, t in self._asked.items() if now - t > WANTED_FOR]:
+            for game_id in [g for g, t in self._asked.items() if now - t > self.wanted_for]:
                 del self._asked[game_id]
 
 

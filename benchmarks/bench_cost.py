@@ -1,0 +1,50 @@
+"""The match-table cost estimate against real solves: for each case, the seconds
+:func:`shutthebox.solver.cost.table_seconds` predicts and the seconds
+:func:`shutthebox.solver.matchplay.solve_match` takes (in memory, nothing kept on disk), and
+their ratio. A server refuses what the estimate puts over its budget, so the estimate
+should err high: the goal is a ratio of at least 0.75 in every case (and not far above 2,
+where a server would refuse tables it could build). About a minute.
+
+    python benchmarks/bench_cost.py [--runs 2] [--markdown]
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from report import Figures, run  # noqa: E402
+
+from shutthebox.rules import Rules  # noqa: E402
+from shutthebox.solver.cost import table_seconds  # noqa: E402
+from shutthebox.solver.matchplay import solve_match  # noqa: E402
+
+CASES = [
+    (Rules(), "rounds:30"), (Rules(), "loser-at:100"), (Rules(), "loser-at:200"),
+    (Rules(scoring="covered"), "race:200"), (Rules(scoring="covered"), "battle:rolls"),
+    (Rules(scoring="digits"), "loser-at:100"), (Rules(tiles=10), "elimination:45"),
+    (Rules(tiles=12), "rounds:10"), (Rules(tiles=12), "loser-at:45"),
+    (Rules(tiles=12), "battle:turns"), (Rules(tiles=12), "battle:rolls"),
+]
+
+
+def measure(figures: Figures) -> None:
+    solve_match(Rules(tiles=4), "loser-at:5", disk=False)      # compile the kernels first
+    print(f"{'rules':<22} {'format':<14} {'solved':>9} {'estimate':>9} {'ratio':>6}")
+    for rules, fmt in CASES:
+        started = time.perf_counter()
+        solve_match(rules, fmt, disk=False)
+        seconds = time.perf_counter() - started
+        estimate = table_seconds(rules, fmt)
+        where = f"{rules.tiles} tiles, {rules.scoring.value}"
+        print(f"{where:<22} {fmt:<14} {seconds:8.2f}s {estimate:8.2f}s "
+              f"{estimate / seconds:6.2f}")
+        figures.add(f"{where}, `{fmt}`: solved in", seconds, "s", "", 2)
+        figures.add(f"{where}, `{fmt}`: estimate / solved", estimate / seconds, "x",
+                    "0.75x to 2x", 2)
+
+
+if __name__ == "__main__":
+    run("bench_cost", __doc__.splitlines()[0], measure)
