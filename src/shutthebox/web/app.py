@@ -141,6 +141,40 @@ class Join(BaseModel):
     name: str = Field(min_length=1, max_length=40)
 
 
+class Refusal(BaseModel):
+    """Every refusal's body: a sentence saying what was wrong."""
+
+    detail: str = Field(description="what was wrong, in a sentence")
+
+
+class Malformed(Refusal):
+    """A body or parameter of the wrong shape (422): the sentence, and the problems found."""
+
+    errors: list[dict[str, Any]] = Field(default_factory=list,
+                                         description="the first five problems, one each")
+
+
+REFUSED: dict[int | str, dict[str, Any]] = {
+    status: {"model": Malformed if status == 422 else Refusal, "description": description}
+    for status, description in [
+        (400, "bad input: a bad value, an unknown host (the Host header), a bad name"),
+        (401, "no seat token, or an unknown one"),
+        (403, "another seat's token, or a live feed asked for by a page of another site"),
+        (404, "no such game or invite"),
+        (408, "the request's headers or body did not arrive in time"),
+        (409, "out of turn, against an old event number, or a seat already taken"),
+        (413, "a body over 64 KiB"),
+        (415, "a body that is not JSON"),
+        (422, "a body or parameter of the wrong shape"),
+        (429, "too many requests, connections, unknown invites or solver requests from "
+              "this client: wait for Retry-After seconds"),
+        (431, "request headers over 16 KiB"),
+        (503, "the database is briefly away, or the server's solver or connections are "
+              "full: try again after Retry-After seconds"),
+    ]}
+"""Every refusal the API (and the front that every request passes) answers, as the API's
+description documents it on each route."""
+
 REFUSALS: dict[type[Exception], tuple[int, str | None, dict[str, str] | None]] = {
     GameNotFoundError: (404, None, None),
     InviteNotFoundError: (404, None, None),
@@ -242,7 +276,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
             engine.dispose()
 
     app = WebApp(title="Shut the Box", version="0.2.0", lifespan=lifespan,
-                 docs_url=None, redoc_url=None,
+                 docs_url=None, redoc_url=None, responses=REFUSED,
                  description="Play Shut the Box with every rule variant and exact hints. "
                  "Actions need the acting seat's token: `Authorization: Bearer <token>`.")
     app.state.service = service
