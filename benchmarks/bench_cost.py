@@ -15,16 +15,16 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from report import Figures, run  # noqa: E402
+from report import Figures, run
 
-from shutthebox.rules import Rules  # noqa: E402
-from shutthebox.solver.cost import table_seconds  # noqa: E402
-from shutthebox.solver.matchplay import solve_match  # noqa: E402
+from shutthebox.rules import Rules, Scoring
+from shutthebox.solver.cost import table_seconds
+from shutthebox.solver.matchplay import solve_match
 
 CASES = [
     (Rules(), "rounds:30"), (Rules(), "loser-at:100"), (Rules(), "loser-at:200"),
-    (Rules(scoring="covered"), "race:200"), (Rules(scoring="covered"), "battle:rolls"),
-    (Rules(scoring="digits"), "loser-at:100"), (Rules(tiles=10), "elimination:45"),
+    (Rules(scoring=Scoring.COVERED), "race:200"), (Rules(scoring=Scoring.COVERED), "battle:rolls"),
+    (Rules(scoring=Scoring.DIGITS), "loser-at:100"), (Rules(tiles=10), "elimination:45"),
     (Rules(tiles=12), "rounds:10"), (Rules(tiles=12), "loser-at:45"),
     (Rules(tiles=12), "battle:turns"), (Rules(tiles=12), "battle:rolls"),
 ]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from shutthebox.errors import FormatError
 from shutthebox.match import GameFormat
-from shutthebox.rules import Rules
+from shutthebox.rules import Rules, Scoring
 from shutthebox.solver.cost import _rounds_rows, largest_limit, table_seconds
 from shutthebox.solver.matchplay import solve_match
 
@@ -19,7 +19,7 @@ from shutthebox.solver.matchplay import solve_match
                          [(4, "sum", 1), (6, "sum", 3), (5, "digits", 2), (6, "covered", 4)])
 def test_the_rows_counted_are_the_rows_a_rounds_table_has(tiles: int, scoring: str,
                                                           rounds: int) -> None:
-    rules = Rules(tiles=tiles, scoring=scoring)
+    rules = Rules(tiles=tiles, scoring=Scoring(scoring))
     fmt = "single" if rounds == 1 else f"rounds:{rounds}"
     tables = solve_match(rules, fmt, disk=False).tables
     made = sum(len(v) for k, v in tables.items() if k.startswith(("first_d", "second_d")))
@@ -54,7 +54,7 @@ def test_a_larger_limit_never_costs_less(tiles: int, limit: int) -> None:
 
 def test_the_request_that_kept_a_server_busy_for_hours_is_priced_in_hours() -> None:
     assert table_seconds(Rules(tiles=12), "loser-at:10000") > 10 * 3600
-    assert table_seconds(Rules(tiles=9, scoring="digits"), "rounds:3") > 3600
+    assert table_seconds(Rules(tiles=9, scoring=Scoring.DIGITS), "rounds:3") > 3600
     assert table_seconds(Rules(), "battle:turns") < 60 and table_seconds(Rules(), "solo") == 0
 
 

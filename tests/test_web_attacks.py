@@ -20,6 +20,7 @@ import httpx
 import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
+from websockets.typing import Origin
 
 from shutthebox.rules import Rules
 from shutthebox.solver.cost import largest_limit
@@ -338,9 +339,9 @@ def test_a_live_feed_is_refused_to_a_page_of_another_site(
         game = server.post("/api/games", {"players": [{"name": "Ann"}]}).json()
         url = f"ws://127.0.0.1:{server.port}/api/games/{game['id']}/live"
         with pytest.raises(InvalidStatus) as refused:
-            connect(url, origin="https://evil.example", open_timeout=10)  # type: ignore[arg-type]
+            connect(url, origin=Origin("https://evil.example"), open_timeout=10)
         assert refused.value.response.status_code == 403
-        with connect(url, origin=f"http://127.0.0.1:{server.port}",  # type: ignore[arg-type]
+        with connect(url, origin=Origin(f"http://127.0.0.1:{server.port}"),
                      open_timeout=10) as live:
             assert '"type": "state"' in str(live.recv(timeout=10))
         with connect(url, open_timeout=10) as live:      # not a browser: no Origin
