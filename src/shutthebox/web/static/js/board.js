@@ -591,7 +591,8 @@ async function showHint() {
       el("table", {},
         el("caption", {}, score ? "Each move with the score you can expect after it (lower is better)" : "Each move with your chance to win after it"),
         el("thead", {}, el("tr", {}, ...[hint.kind === "shut" ? verb : "Dice", score ? "Expected score" : "Chance to win", score ? "Loses (points)" : "Loses (percentage points)", "Chance to shut"].map((h) => el("th", { scope: "col" }, h)))),
-        el("tbody", {}, ...rows)));
+        el("tbody", {}, ...rows)),
+      hint.message ? el("p", { className: "note" }, hint.message) : null);
     panel.hidden = false;
   } catch (error) { $("game-error").textContent = error.message; }
 }

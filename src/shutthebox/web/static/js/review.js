@@ -52,6 +52,7 @@ export async function show(id) {
   fill(box, 
     el("p", {}, el("a", { href: `/games/${id}`, "data-link": "" }, "Back to the game")),
     el("ul", { className: "verdicts" }, ...[...byPlayer].map(([player, decisions]) => el("li", {}, verdict(player, decisions, unit)))),
+    review.note ? el("p", { className: "note" }, review.note) : null,
     review.decisions.length ? el("table", { className: "review stack" },
       el("caption", {}, `Every decision; costs are in ${unit === "percentage points" ? "percentage points of the chance to win" : "points of expected score"} against perfect play. Costly moves are marked ✗.`),
       el("thead", {}, el("tr", {}, ...["Move", "Open tiles", "Roll", "Played", "Best", `Cost (${unit})`].map((h) => el("th", { scope: "col" }, h)))),
