@@ -52,6 +52,10 @@ from websockets.uri import parse_uri
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.webserver import Server, postgres_problem, postgres_schema
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from report import Figures as Table
+from report import add_arguments
+
 CLIENT_PROCESSES = 2
 ARRIVAL = 1.0
 """Seconds over which the players arrive (each at a random moment)."""
@@ -299,7 +303,8 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[int(q * (len(ordered) - 1))] * 1000 if ordered else float("nan")
 
 
-def report(label: str, figures: Figures) -> None:
+def report(label: str, figures: Figures, table: Table | None = None, part: str = "") -> None:
+    """Print a part's figures (and add them to the table as ``part``)."""
     latencies, seen = figures["latencies"], figures["seen"]
     rate = len(latencies) / figures["elapsed"]
     p99 = percentile(latencies, 0.99)
@@ -315,6 +320,11 @@ def report(label: str, figures: Figures) -> None:
           f"{figures['busy']:.2f} cores ({figures['busy'] / rate * 1e6:.0f} us a move); "
           f"machine gauge {figures['speed']:.0f} ns a loop step (lower is faster){extra}",
           flush=True)
+    if table is not None:
+        table.add(f"{part}: moves/s", rate, "", "1,000" if "1,000" in part else "", 0)
+        table.add(f"{part}: answer p99", p99, "ms", "under 50 ms", 1)
+        table.add(f"{part}: seen live p99", live99, "ms", "under 200 ms", 1)
+        table.add(f"{part}: server CPU a move", figures["busy"] / rate * 1e6, "us", "", 0)
 
 
 def gauge() -> float:
@@ -354,20 +364,25 @@ def measured(group: int, *part: Any, **options: Any) -> Figures:
     return figures
 
 
-def bench(url: str, name: str, args: argparse.Namespace, group: int) -> None:
+def bench(url: str, name: str, args: argparse.Namespace, group: int,
+          table: Table | None = None) -> None:
     label = f"{args.games} games, {name}, {args.workers} server process(es)"
     # A server that has just started first grows its memory and database to their working
     # size (its first seconds cost a tenth more CPU per move): the parts measure one that
     # has been serving, as a server mostly is.
     run(url, args.games, SERVER_WARMUP, args.rate)
     report(f"{label}, paced to {args.rate:.0f} moves/s",
-           measured(group, url, args.games, args.seconds, args.rate))
+           measured(group, url, args.games, args.seconds, args.rate), table,
+           f"{name}, paced to {args.rate:,.0f} moves/s")
     report(f"{label}, as fast as they can",
-           measured(group, url, args.games, args.seconds, 0.0))
+           measured(group, url, args.games, args.seconds, 0.0), table,
+           f"{name}, as fast as the clients go")
     report(f"{label}, paced to {args.steady:.0f} moves/s",
-           measured(group, url, args.games, args.seconds, args.steady))
+           measured(group, url, args.games, args.seconds, args.steady), table,
+           f"{name}, paced to {args.steady:,.0f} moves/s")
     report(f"{label}, paced to {args.steady:.0f} moves/s, solver busy",
-           measured(group, url, args.games, args.seconds, args.steady, with_solver=True))
+           measured(group, url, args.games, args.seconds, args.steady, with_solver=True),
+           table, f"{name}, paced to {args.steady:,.0f} moves/s, solver busy")
 
 
 def group(server: Server) -> int:
@@ -387,12 +402,22 @@ def main() -> None:
                         help="moves per second of the runs at a load the server carries")
     parser.add_argument("--database", choices=["sqlite", "postgresql", "both"],
                         default="both")
+    add_arguments(parser, runs=1)
     args = parser.parse_args()
+    table = Table("bench_web", "python3 benchmarks/bench_web.py --database sqlite --runs 2 "
+                  "--markdown")
+    for _ in range(args.runs):
+        table.begin_run()
+        serve_and_bench(args, table)
+    table.finish(args.markdown)
+
+
+def serve_and_bench(args: argparse.Namespace, table: Table) -> None:
     with tempfile.TemporaryDirectory() as home:
         if args.database in ("sqlite", "both"):
             server = Server(Path(home), workers=args.workers).start()
             try:
-                bench(server.url, "SQLite", args, group(server))
+                bench(server.url, "SQLite", args, group(server), table)
             finally:
                 server.kill()
         if args.database in ("postgresql", "both"):
@@ -403,7 +428,7 @@ def main() -> None:
             with postgres_schema() as url:
                 server = Server(Path(home), workers=args.workers, database_url=url).start()
                 try:
-                    bench(server.url, "PostgreSQL", args, group(server))
+                    bench(server.url, "PostgreSQL", args, group(server), table)
                 finally:
                     server.kill()
 

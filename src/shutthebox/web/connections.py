@@ -17,8 +17,9 @@ and frequent (see :func:`shutthebox.web.app.app_from_environment`).
 
 The protocols also bound what a connection may hold of the server (:class:`ConnectionLimits`):
 a request head (request line and headers) of at most 16 KiB (431 beyond), sent whole within
-a few seconds of the connection or of its first byte (408 otherwise, where a slow sender,
-"slowloris", kept a connection and its descriptor for ever), and open connections per
+a few seconds of the connection or of its first byte, and its body within a few more (408
+otherwise, where a slow sender, "slowloris", kept a connection and its descriptor for
+ever), and open connections per
 client (:func:`~shutthebox.web.guard.client_key`) and in all (503 beyond: the process
 must never run out of file descriptors, where every accept would fail). The answers they
 write themselves carry the security headers of every other answer.
@@ -53,6 +54,8 @@ class ConnectionLimits:
     """Bytes of a request's line and headers."""
     head_seconds: float = 5.0
     """Seconds in which a request's head must arrive whole."""
+    body_seconds: float = 10.0
+    """Seconds in which a request's body must arrive whole, once its head has."""
 
 
 LIMITS = ConnectionLimits()
@@ -93,6 +96,31 @@ def _count(client: str, change: int) -> None:
         _open.pop(client, None)
 
 
+_due: set[HttpProtocol] = set()
+"""The connections whose request head or body is due: looked over once a second (a timer
+for each request, made and cancelled at every request, was a measurable part of a busy
+server's time)."""
+_watching: asyncio.TimerHandle | None = None
+
+
+def _watch(loop: asyncio.AbstractEventLoop) -> None:
+    """Look over the connections due in a second, if no look is planned."""
+    global _watching
+    if _watching is None:
+        _watching = loop.call_later(1.0, _cut_off_late, loop)
+
+
+def _cut_off_late(loop: asyncio.AbstractEventLoop) -> None:
+    global _watching
+    _watching = None
+    now = loop.time()
+    for protocol in [p for p in _due if now - p._due_since > (
+            LIMITS.head_seconds if p._due_part == "head" else LIMITS.body_seconds)]:
+        protocol._late()
+    if _due:
+        _watch(loop)
+
+
 def _response(status: int, reason: str, detail: str) -> bytes:
     """A whole HTTP answer with a JSON detail that closes the connection."""
     body = json.dumps({"detail": detail}).encode()
@@ -117,7 +145,8 @@ class HttpProtocol(HttpToolsProtocol):
     _counted = False
     _head_pending = False
     _head_seen = 0
-    _head_timer: asyncio.TimerHandle | None = None
+    _due_part = "head"
+    _due_since = 0.0
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -144,23 +173,31 @@ class HttpProtocol(HttpToolsProtocol):
         if not self._head_pending:
             self._head_pending = True
             self._head_seen = 0
-        if self._head_timer is None:
-            self._head_timer = self.loop.call_later(LIMITS.head_seconds, self._head_late)
+            self._expect("head")
+
+    def _expect(self, part: str) -> None:
+        self._due_part = part
+        self._due_since = self.loop.time()
+        _due.add(self)
+        _watch(self.loop)
 
     def _head_done(self) -> None:
         self._head_pending = False
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
+        _due.discard(self)
 
-    def _head_late(self) -> None:
-        self._head_timer = None
-        if self._head_pending and not self.transport.is_closing():
-            if self.cycle is None and not self._head_seen:
-                self.transport.close()          # a connection that never said a word
-            else:
-                self._refuse(408, "Request Timeout", f"the request's headers did not "
-                             f"arrive within {LIMITS.head_seconds:g} seconds")
+    def _late(self) -> None:
+        """The head or the body is later than allowed: cut the connection off."""
+        part = self._due_part
+        self._head_done()
+        if self.transport.is_closing():
+            return
+        if part == "head" and self.cycle is None and not self._head_seen:
+            self.transport.close()              # a connection that never said a word
+        else:
+            limit = LIMITS.head_seconds if part == "head" else LIMITS.body_seconds
+            what = "headers" if part == "head" else "body"
+            self._refuse(408, "Request Timeout", f"the request's {what} did not arrive "
+                         f"within {limit:g} seconds")
 
     def data_received(self, data: bytes) -> None:
         if self._head_pending:
@@ -184,8 +221,13 @@ class HttpProtocol(HttpToolsProtocol):
         self._expect_head()
 
     def on_headers_complete(self) -> None:
-        self._head_done()
+        self._head_pending = False
+        self._expect("body")                    # until the message is complete
         super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        _due.discard(self)
+        super().on_message_complete()
 
     def send_400_response(self, msg: str) -> None:
         """uvicorn's answer to a malformed request, with the security headers."""

@@ -7,7 +7,6 @@ refusal is a JSON ``{"detail": ...}`` with a 4xx status.
 
 from __future__ import annotations
 
-import asyncio
 import ipaddress
 import json
 import math
@@ -25,8 +24,6 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 MAX_BODY = 64 * 1024
-BODY_SECONDS = 10.0
-"""Seconds in which a request's body must arrive whole (408 otherwise)."""
 GAME_PATH = re.compile(r"/api/games/([^/]*)(/.*)?")
 NO_GAME_CLOSE = 4404
 """The close code of a live feed of a game that does not exist."""
@@ -248,12 +245,7 @@ class Guard:
                 await self._refuse(scope, send, 415, "send the request body as JSON "
                                    "(Content-Type: application/json)")
                 return
-            try:
-                body = await asyncio.wait_for(_read_body(receive), BODY_SECONDS)
-            except TimeoutError:
-                await self._refuse(scope, send, 408, f"the request's body did not arrive "
-                                   f"within {BODY_SECONDS:g} seconds")
-                return
+            body = await _read_body(receive)    # within its time: see connections.py
             if body is None:
                 await self._refuse(scope, send, 413, f"the request body is larger than "
                                    f"{MAX_BODY // 1024} KiB")
