@@ -8,9 +8,9 @@ import random
 
 import pytest
 
+from shutthebox.coach import review
 from shutthebox.match import GameFormat, Match, MatchConfig, play_out
 from shutthebox.rules import OneDie, Rules, Scoring
-from shutthebox.solver.advice import review
 from shutthebox.solver.matchplay import against_score_player, solve_match
 from shutthebox.strategies import Strategy, make_strategy
 

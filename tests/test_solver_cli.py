@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from shutthebox.coach import review
 from shutthebox.match import GameFormat, Match, MatchConfig, play_out
 from shutthebox.rules import Rules
-from shutthebox.solver.advice import review
 from shutthebox.strategies import FewestTilesStrategy, make_strategy
 
 

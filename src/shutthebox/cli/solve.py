@@ -24,9 +24,10 @@ from shutthebox.plots import check_plot_path
 from shutthebox.rules import Rules
 from shutthebox.strategies import Situation, format_move
 from shutthebox.tiles import format_tiles, mask_of, parse_tiles, tiles_of
+from shutthebox.turn import Phase, TurnState
 
 if TYPE_CHECKING:
-    from shutthebox.solver.objectives import Objective
+    from shutthebox.coach import Aim
 
 ObjectiveOption = Annotated[str, typer.Option(
     "--objective", "-o", help="score (best expected score) | shut (best chance to shut the "
@@ -117,21 +118,19 @@ def _open_tiles(rules: Rules, text: str) -> int:
     return mask
 
 
-def _roll_summary(rules: Rules, objective: str | Objective, open_tiles: int,
-                  dice: int) -> Table:
+def _roll_summary(judged_by: Aim, open_tiles: int, dice: int) -> Table:
     """Each roll of the dice with its chance, the best move and the value it leads to."""
-    from shutthebox.solver import solve
-
-    solution = solve(rules, objective)
-    objective = str(objective)
-    table = Table(title=f"Each roll with {format_tiles(open_tiles)} open ({objective})")
+    rules = judged_by.rules
+    table = Table(title=f"Each roll with {format_tiles(open_tiles)} open ({judged_by.name})")
     for column in ("roll", "chance", "best move", "value"):
         table.add_column(column, justify="right")
     for roll, p in roll_outcomes(dice):
-        best = solution.best_move(open_tiles, roll)
+        state = TurnState(rules, open_tiles, Phase.SHUT, dice=dice, roll=roll)
+        best = judged_by.ranked(state)
+        value = judged_by.roll_value(open_tiles, roll)
         table.add_row(format_roll(roll), f"{float(p) * 100:.2f} %",
-                      format_move(best) if best else "no move: the turn ends",
-                      _value_text(objective, solution.after_roll(open_tiles, roll)))
+                      format_move(best[0][0]) if best else "no move: the turn ends",
+                      f"{value:.4f}" if judged_by.is_score else f"{value * 100:.4f} %")
     return table
 
 
@@ -215,35 +214,38 @@ def hint_command(
 ) -> None:
     """Rank every legal move for a roll, best first, with its value and what it loses
     against the best; without --roll, advise the dice choice."""
-    from shutthebox.solver.advice import rank_dice, rank_moves
+    from shutthebox.coach import aim, rank
 
     if open_text is not None and not open_text.strip():
         raise TilesError("--open '' names no tiles: give the open tiles, like 1,2,4,7,8, "
                          "or leave --open out for a full box")
     open_tiles = _open_tiles(rules, open_text) if open_text else rules.full
     console = Console()
-    chosen: str | Objective = objective
     if game_format is None:
         _only_with_format(totals_text, posted_text, round_number, role)
+        judged_by = aim(rules, objective=objective)
     else:
-        chosen = _match_objective(rules, game_format, totals_text, posted_text, round_number,
-                                  role)
+        situation = _match_situation(rules, game_format, totals_text, posted_text,
+                                     round_number, role)
+        with _thinking(rules):
+            judged_by = aim(rules, situation)
         objective = "match"
     if roll_text is None:
-        dice = rank_dice(rules, chosen, open_tiles)
+        dice = rank(TurnState(rules, open_tiles, Phase.CHOOSE_DICE), judged_by).choices
         if as_json:
-            print(json.dumps([d.to_dict() for d in dice], indent=2))
+            print(json.dumps([{"dice": d.action, "value": d.value, "loss": d.loss}
+                              for d in dice], indent=2))
             return
         if len(dice) == 1:
             console.print(f"No dice choice with {format_tiles(open_tiles)} open: roll "
-                          f"{dice[0].dice} di{'e' if dice[0].dice == 1 else 'ce'} "
+                          f"{dice[0].action} di{'e' if dice[0].action == 1 else 'ce'} "
                           f"(value {_value_text(objective, dice[0].value)}). "
                           "Give --roll to rank the moves.")
-            console.print(_roll_summary(rules, chosen, open_tiles, dice[0].dice))
+            console.print(_roll_summary(judged_by, open_tiles, dice[0].action))
             return
         console.print(_ranking(
             f"Dice choice with {format_tiles(open_tiles)} open ({objective})", "dice",
-            [(str(d.dice), d.value, d.loss) for d in dice], objective))
+            [(str(d.action), d.value, d.loss) for d in dice], objective))
         return
     roll = parse_roll(roll_text)
     if len(roll) not in rules.dice_choices(open_tiles):
@@ -251,9 +253,12 @@ def hint_command(
         raise TilesError(f"--roll {roll_text!r} is a roll of {len(roll)} "
                          f"di{'e' if len(roll) == 1 else 'ce'}, but with "
                          f"{format_tiles(open_tiles)} open the rules roll {allowed}")
-    moves = rank_moves(rules, chosen, open_tiles, roll)
+    state = TurnState(rules, open_tiles, Phase.SHUT, dice=len(roll), roll=tuple(sorted(roll)))
+    moves = rank(state, judged_by).choices
+    by_match = game_format is not None
     if as_json:
-        print(json.dumps([{**m.to_dict(), **_expected(rules, open_tiles, m.tiles, objective)}
+        print(json.dumps([{"tiles": list(tiles_of(m.action)), "value": m.value, "loss": m.loss,
+                           **({"expected_score": m.expected_score} if by_match else {})}
                           for m in moves], indent=2))
         return
     if not moves:
@@ -264,20 +269,9 @@ def hint_command(
     title = (f"Roll {format_roll(roll)} with {format_tiles(open_tiles)} open "
              f"({'chance to win the ' + game_format + ' match' if game_format else objective})"
              ", best first")
-    expected = None if game_format is None else [
-        f"{_expected(rules, open_tiles, m.tiles, objective)['expected_score']:.4f}"
-        for m in moves]
-    console.print(_ranking(title, "shut", [(format_move(m.tiles), m.value, m.loss)
+    expected = [f"{m.expected_score:.4f}" for m in moves] if by_match else None
+    console.print(_ranking(title, "shut", [(format_move(m.action), m.value, m.loss)
                                            for m in moves], objective, expected))
-
-
-def _expected(rules: Rules, open_tiles: int, move: int, objective: str) -> dict[str, float]:
-    """The expected score after a move under score-optimal play (shown beside a match hint)."""
-    if objective != "match":
-        return {}
-    from shutthebox.solver import solve
-
-    return {"expected_score": float(solve(rules, "score").after_move(open_tiles, move))}
 
 
 def _only_with_format(totals_text: str | None, posted_text: str | None,
@@ -342,13 +336,14 @@ def _check_match_flags(rules: Rules, fmt: GameFormat, totals_text: str | None,
                               "players still in")
 
 
-def _match_objective(rules: Rules, text: str, totals_text: str | None,
+def _match_situation(rules: Rules, text: str, totals_text: str | None,
                      posted_text: str | None, round_number: int | None,
-                     role: str | None) -> Objective:
-    """The objective of a match position given on the command line: the chance to win."""
-    from shutthebox.solver.objectives import SCORE
-    from shutthebox.solver.players import OptimalStrategy
+                     role: str | None) -> Situation:
+    """The match position given on the command line, its match table worked out (once,
+    with a progress bar; then kept on disk).
 
+    :raises FormatError: the format cannot be read, does not fit, or a flag does not fit it.
+    """
     fmt = GameFormat.parse(text)
     _check_match_flags(rules, fmt, totals_text, posted_text, round_number, role)
     round_number = round_number or 1
@@ -365,10 +360,6 @@ def _match_objective(rules: Rules, text: str, totals_text: str | None,
         if role not in ("knock", "stand"):
             raise FormatError(f"a battle hint needs --role knock or --role stand, not {role!r}")
         situation = Situation(format=str(fmt), role=role)
-        if fmt.reading is not None and fmt.reading.value == "rolls":
-            raise FormatError("a battle read by rolls is decided roll by roll: use "
-                              "--format battle:turns for a hint, or play it (cpu:hard plays "
-                              "it exactly)")
     else:
         if fmt.kind is FormatKind.ROUNDS and round_number > (fmt.limit or 0):
             raise FormatError(f"--round {round_number} is past the last round of {fmt}")
@@ -380,8 +371,7 @@ def _match_objective(rules: Rules, text: str, totals_text: str | None,
             others_played=tuple(i < len(posted) for i in range(len(others))))
     if fmt.multi_round or fmt.kind is FormatKind.BATTLE:
         _solve_match_table(rules, fmt)   # the first time: a progress bar, then the disk
-    with _thinking(rules):
-        return OptimalStrategy(rules, SCORE).solution_for(situation).objective
+    return situation
 
 
 def _ranking(title: str, what: str, rows: list[tuple[str, float, float]],
@@ -407,13 +397,13 @@ def review_command(
     as_json: JsonOption = False,
 ) -> None:
     """Go through a saved game: every decision, what was best, and what it cost."""
+    from shutthebox.coach import review
     from shutthebox.solver import parse_objective
-    from shutthebox.solver.advice import review, total_costs
 
     if objective is not None:
         parse_objective(objective)
     reviewed = review(load_log(game), objective)
-    costs = total_costs(reviewed)
+    costs = reviewed.total_costs()
     if as_json:
         data: dict[str, Any] = {"decisions": [r.to_dict() for r in reviewed],
                                 "total_cost": costs}

@@ -102,107 +102,51 @@ def computer_action(game_id: str, log: Mapping[str, Any], seat: int, strategy: s
 
 
 def hint(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
-    """Every legal action now, ranked by the solver, with its chance to shut."""
-    from shutthebox.solver.advice import rank_dice, rank_moves
-    from shutthebox.solver.objectives import SCORE
-    from shutthebox.solver.players import OptimalStrategy
+    """Every legal action now, ranked by the coach, with its chance to shut (by expected
+    score, and saying so, while the match's table is missing)."""
+    from shutthebox.coach import hint as ranked_hint
 
     match = _match(game_id, log)
     pending = match.pending
-    turn = pending.turn
-    if turn is None or not pending.is_decision:
+    if pending.turn is None or not pending.is_decision:
         message = (NOTHING_TO_HINT if pending.kind == "roll" else
                    "The game is over: the review shows every move against the best."
                    if pending.kind == "over" else "Nothing to decide yet.")
         return {"kind": pending.kind, "measure": None, "options": [], "message": message}
-    rules = match.rules
-    objective = SCORE
     missing = table_missing(log)
-    if pending.role == "turn":
-        player = OptimalStrategy(rules, SCORE, match_play=missing is None)
-        objective = player.solution_for(match.situation()).objective
-    measure = "expected score" if objective is SCORE else "chance to win"
-    options: list[dict[str, Any]]
-    if pending.kind == "choose-dice":
-        shut = {d.dice: d.value for d in rank_dice(rules, "shut", turn.open_tiles)}
-        options = [{"dice": d.dice, "value": d.value, "loss": d.loss, "p_shut": shut[d.dice]}
-                   for d in rank_dice(rules, objective, turn.open_tiles)]
-    else:
-        assert turn.roll is not None
-        shut = {m.tiles: m.value for m in rank_moves(rules, "shut", turn.open_tiles,
-                                                     turn.roll)}
-        options = [{"tiles": list(tiles_of(m.tiles)), "value": m.value, "loss": m.loss,
-                    "p_shut": shut[m.tiles]}
-                   for m in rank_moves(rules, objective, turn.open_tiles, turn.roll)]
-    return {"kind": pending.kind, "measure": measure, "options": options,
+    ranked = ranked_hint(match, match_tables=missing is None)
+    key = "dice" if ranked.phase is Phase.CHOOSE_DICE else "tiles"
+    options = [{key: c.action if key == "dice" else list(tiles_of(c.action)),
+                "value": c.value, "loss": c.loss, "p_shut": c.p_shut} for c in ranked.choices]
+    return {"kind": pending.kind, "measure": ranked.measure, "options": options,
             "message": approximate_note(missing) if missing is not None else None}
 
 
 def coach(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
     """The exact chance to shut and expected score from the current position."""
-    from shutthebox.solver import solve
+    from shutthebox.coach import chances
 
-    match = _match(game_id, log)
-    turn = match.pending.turn
-    if turn is None:
+    now = chances(_match(game_id, log))
+    if now is None:
         return {"p_shut": None, "expected_score": None}
-    shut, score = solve(match.rules, "shut"), solve(match.rules, "score")
-    if turn.phase is Phase.SHUT and turn.roll is not None:
-        return {"p_shut": shut.after_roll(turn.open_tiles, turn.roll),
-                "expected_score": score.after_roll(turn.open_tiles, turn.roll)}
-    return {"p_shut": shut.value(turn.open_tiles), "expected_score": score.value(turn.open_tiles)}
-
-
-COSTLY = {"points": 0.5, "percentage points": 1.0}
-"""From which cost a decision counts as a mistake, in each unit."""
+    return {"p_shut": now.p_shut, "expected_score": now.expected_score}
 
 
 def review(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
     """Every decision of the game against the best, its cost in the unit of the objective it
-    is judged by (points of expected score, or percentage points of chance to win), and a
-    one-line verdict per player."""
-    from shutthebox.solver.advice import review as review_decisions
+    is judged by (points of expected score, or percentage points of chance to win), whether
+    the coach counts it a mistake, and the coach's verdict (one sentence per player in
+    ``verdicts``, all of them in ``verdict``)."""
+    from shutthebox.coach import review as review_game
 
     missing = table_missing(log)
-    reviewed = [r.to_dict() for r in review_decisions(
-        log, objective="score" if missing is not None else None)]
-    for decision in reviewed:       # the solver says "chance"; the page shows percentage points
-        chance = decision["unit"] == "chance"
-        decision["unit"] = "percentage points" if chance else "points"
-        decision["cost"] = decision["cost"] * (100.0 if chance else 1.0)
-        decision["costly"] = decision["cost"] >= COSTLY[decision["unit"]]
-    unit = ("percentage points" if any(d["unit"] == "percentage points" for d in reviewed)
-            else "points")
-    totals: dict[str, dict[str, float]] = {}
-    mistakes: dict[str, int] = {}
-    for decision in reviewed:
-        player = decision["player"]
-        costs = totals.setdefault(player, {})
-        costs[decision["unit"]] = costs.get(decision["unit"], 0.0) + decision["cost"]
-        mistakes[player] = mistakes.get(player, 0) + int(decision["costly"])
-    return {"decisions": reviewed, "unit": unit, "total_cost": totals,
-            "mistakes": mistakes, "verdict": verdict(mistakes, totals),
+    reviewed = review_game(log, match_tables=missing is None)
+    decisions = [{**d.to_dict(), "unit": d.shown_unit, "cost": d.shown_cost,
+                  "costly": d.costly} for d in reviewed]
+    return {"decisions": decisions, "unit": reviewed.shown_unit,
+            "total_cost": reviewed.shown_totals(), "mistakes": reviewed.mistakes(),
+            "verdict": reviewed.verdict(), "verdicts": reviewed.verdicts(),
             "note": approximate_note(missing) if missing is not None else None}
-
-
-def verdict(mistakes: Mapping[str, int], totals: Mapping[str, Mapping[str, float]]) -> str:
-    """One sentence on the game: who made mistakes and what they cost.
-
-    >>> verdict({"Ann": 2}, {"Ann": {"points": 3.14}})
-    'Ann: 2 mistakes cost 3.1 points on average.'
-    >>> verdict({"Ann": 1, "Bo": 0}, {"Ann": {"percentage points": 4.0}, "Bo": {}})
-    'Ann: 1 mistake cost 4.0 percentage points of chance to win; Bo: no mistakes.'
-    """
-    parts = []
-    for player, count in mistakes.items():
-        if count == 0:
-            parts.append(f"{player}: no mistakes")
-            continue
-        costs = " and ".join(
-            f"{cost:.1f} {unit} " + ("on average" if unit == "points" else "of chance to win")
-            for unit, cost in totals[player].items() if cost)
-        parts.append(f"{player}: {count} mistake{'s' if count != 1 else ''} cost {costs}")
-    return "; ".join(parts) + "." if parts else "No decisions to review."
 
 
 def optimal_distribution(rules: Mapping[str, Any]) -> dict[str, float]:
