@@ -214,7 +214,7 @@ def hint_command(
 ) -> None:
     """Rank every legal move for a roll, best first, with its value and what it loses
     against the best; without --roll, advise the dice choice."""
-    from shutthebox.coach import aim, rank
+    from shutthebox.coach import aim, describe_action, rank
 
     if open_text is not None and not open_text.strip():
         raise TilesError("--open '' names no tiles: give the open tiles, like 1,2,4,7,8, "
@@ -238,7 +238,7 @@ def hint_command(
             return
         if len(dice) == 1:
             console.print(f"No dice choice with {format_tiles(open_tiles)} open: roll "
-                          f"{dice[0].action} di{'e' if dice[0].action == 1 else 'ce'} "
+                          f"{describe_action(Phase.CHOOSE_DICE, dice[0].action)} "
                           f"(value {_value_text(objective, dice[0].value)}). "
                           "Give --roll to rank the moves.")
             console.print(_roll_summary(judged_by, open_tiles, dice[0].action))

@@ -103,7 +103,10 @@ def computer_action(game_id: str, log: Mapping[str, Any], seat: int, strategy: s
 
 def hint(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
     """Every legal action now, ranked by the coach, with its chance to shut (by expected
-    score, and saying so, while the match's table is missing)."""
+    score, and saying so, while the match's table is missing).
+
+    :raises LogError: the log does not replay.
+    """
     from shutthebox.coach import hint as ranked_hint
 
     match = _match(game_id, log)
@@ -115,15 +118,18 @@ def hint(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
         return {"kind": pending.kind, "measure": None, "options": [], "message": message}
     missing = table_missing(log)
     ranked = ranked_hint(match, match_tables=missing is None)
-    key = "dice" if ranked.phase is Phase.CHOOSE_DICE else "tiles"
-    options = [{key: c.action if key == "dice" else list(tiles_of(c.action)),
+    by_dice = ranked.phase is Phase.CHOOSE_DICE
+    options = [{**({"dice": c.action} if by_dice else {"tiles": list(tiles_of(c.action))}),
                 "value": c.value, "loss": c.loss, "p_shut": c.p_shut} for c in ranked.choices]
     return {"kind": pending.kind, "measure": ranked.measure, "options": options,
             "message": approximate_note(missing) if missing is not None else None}
 
 
 def coach(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
-    """The exact chance to shut and expected score from the current position."""
+    """The exact chance to shut and expected score from the current position.
+
+    :raises LogError: the log does not replay.
+    """
     from shutthebox.coach import chances
 
     now = chances(_match(game_id, log))
@@ -136,7 +142,10 @@ def review(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
     """Every decision of the game against the best, its cost in the unit of the objective it
     is judged by (points of expected score, or percentage points of chance to win), whether
     the coach counts it a mistake, and the coach's verdict (one sentence per player in
-    ``verdicts``, all of them in ``verdict``)."""
+    ``verdicts``, all of them in ``verdict``).
+
+    :raises LogError: the log does not replay.
+    """
     from shutthebox.coach import review as review_game
 
     missing = table_missing(log)
