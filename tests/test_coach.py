@@ -21,7 +21,8 @@ import pytest
 from shutthebox import coach
 from shutthebox.cli.solve import hint_command, review_command
 from shutthebox.match import FormatKind, GameFormat, Match, MatchConfig, play_out
-from shutthebox.rules import Rules, Scoring
+from shutthebox.rules import OneDie, Rules, Scoring
+from shutthebox.solver.matchplay import solve_match
 from shutthebox.solver.objectives import SCORE
 from shutthebox.solver.players import OptimalStrategy, battle_roll_values
 from shutthebox.strategies import Strategy, format_move, make_strategy
@@ -29,8 +30,8 @@ from shutthebox.terminal.hints import hint_for
 from shutthebox.tiles import mask_of, tiles_of
 from shutthebox.web import advice
 
-SMALL = Rules(tiles=6)
-COVERED = Rules(tiles=6, scoring=Scoring.COVERED)
+SMALL = Rules(tiles=6, one_die=OneDie.LOW_SUM)   # a dice choice once 6 or less is open
+COVERED = Rules(tiles=6, one_die=OneDie.LOW_SUM, scoring=Scoring.COVERED)
 
 FORMATS = [
     ("solo", 1, SMALL),
@@ -54,8 +55,8 @@ PLAYERS = ("Ann", "Bo", "Cy")
 
 def positions(game_format: str, players: int, rules: Rules, seed: int,
               wanted: int) -> Iterator[Match]:
-    """Decisions met while random players play matches: about one in three, ``wanted`` of
-    them."""
+    """Decisions met while random players play matches, ``wanted`` of them: most dice choices
+    (the rarer kind) and about one move in three."""
     rng = random.Random(seed)
     found = 0
     while True:
@@ -66,7 +67,7 @@ def positions(game_format: str, players: int, rules: Rules, seed: int,
                 match.roll(rng)
                 continue
             assert pending.turn is not None
-            if rng.random() < 0.35:
+            if rng.random() < (0.8 if pending.kind == "choose-dice" else 0.3):
                 yield match
                 found += 1
                 if found == wanted:
@@ -117,7 +118,7 @@ def test_the_terminal_the_web_and_the_command_line_give_the_same_hint(
         game_format: str, players: int, rules: Rules,
         capsys: pytest.CaptureFixture[str]) -> None:
     for k, match in enumerate(positions(game_format, players, rules, seed=len(game_format),
-                                        wanted=5)):
+                                        wanted=6)):
         terminal = hint_for(match)
         web = advice.hint(f"hint-{game_format}-{players}-{k}", match.to_log())
         cli = cli_hint(rules, cli_flags(match), capsys)
@@ -195,8 +196,8 @@ def test_a_player_who_follows_the_hint_is_charged_nothing(
 @pytest.mark.parametrize("game_format", ["battle:turns", "battle:rolls"])
 def test_a_battle_hint_ranks_by_the_chance_to_win_the_battle(game_format: str) -> None:
     hard = make_strategy("optimal", SMALL, random.Random(0))
-    by_score_differs = 0
-    for match in positions(game_format, 2, SMALL, seed=3, wanted=40):
+    by_score_differs = dice_choices = 0
+    for match in positions(game_format, 2, SMALL, seed=3, wanted=60):
         pending = match.pending
         turn = pending.turn
         assert turn is not None
@@ -212,9 +213,15 @@ def test_a_battle_hint_ranks_by_the_chance_to_win_the_battle(game_format: str) -
         else:
             solution = OptimalStrategy(SMALL, SCORE).solution_for(situation)
             assert solution.objective.name == f"match:{game_format}:{pending.role}"
+        if pending.kind == "choose-dice":   # the match solver's own chance from here
+            battle = solve_match(SMALL, GameFormat.parse(game_format))
+            assert best.value == pytest.approx(
+                battle.battle_values(pending.role)[turn.open_tiles], abs=1e-12)
+            dice_choices += 1
         by_score = coach.rank(turn, coach.aim(SMALL, situation, "score")).choices[0]
         by_score_differs += by_score.action != best.action
     assert by_score_differs   # the expected score would rank some of these wrongly
+    assert dice_choices
 
 
 def test_without_the_match_table_the_web_ranks_by_expected_score_and_says_so(
@@ -238,7 +245,8 @@ def test_the_command_line_hints_a_battle_read_by_rolls() -> None:
     turn = match.pending.turn
     assert turn is not None and turn.roll is not None
     result = subprocess.run(
-        [sys.executable, "-m", "shutthebox", "hint", "--tiles", "6", "--format", "battle:rolls",
+        [sys.executable, "-m", "shutthebox", "hint", "--tiles", "6", "--one-die", "low-sum",
+         "--format", "battle:rolls",
          "--role", match.pending.role, "--open", ",".join(map(str, tiles_of(turn.open_tiles))),
          "--roll", ",".join(map(str, turn.roll)), "--json"],
         capture_output=True, text=True, timeout=120, check=True)
