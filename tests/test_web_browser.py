@@ -382,3 +382,27 @@ def test_kill_the_server_mid_game_and_resume_with_the_log(browser: Browser,
     page.context.close()
     # While the server was down the live feed could not reconnect; nothing else may fail.
     assert [e for e in errors if "ERR_CONNECTION_REFUSED" not in e] == []
+
+
+def test_how_to_play_is_offered_once_and_tells_the_rules_of_this_game(
+        page: Page, server: Server) -> None:
+    """The board links to the game's rules in words (made in Python, as in the manual); a
+    first-time visitor is offered them, once."""
+    from shutthebox.guide import how_to_play
+    from shutthebox.rules import preset
+
+    new_game(page, server, [("Ann", "here"), ("Bot", "computer")], preset="family-12",
+             game_format="loser-at", format_number=80)
+    assert page.is_visible("#first-visit")
+    page.click("#how-to-play-link")
+    page.wait_for_url("**/how-to-play/*")
+    page.wait_for_selector("#how-to-play h2")
+    expected = how_to_play(preset("family-12"), "loser-at:80")
+    assert page.locator("#how-to-play h2").all_inner_texts() == [s.heading for s in expected]
+    shown = page.inner_text("#how-to-play")
+    for section in expected:
+        for line in section.lines:
+            assert line in shown
+    page.click("text=Back to the game")
+    page.wait_for_selector("#tiles .tile")
+    assert not page.is_visible("#first-visit")         # offered once

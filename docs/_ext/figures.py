@@ -463,6 +463,15 @@ def baselines(plots: Plots) -> str:
     return table(["policy", "expected return", "regret"], rows)
 
 
+def how_to_play_page(plots: Plots, rules_name: str = "classic", fmt: str = "single") -> str:
+    """The web page's "How to play" screen for a game of the classic rules, from the same
+    function that makes it for the page."""
+    from shutthebox.guide import how_to_play
+
+    return "\n\n".join(f"**{section.heading}.** " + " ".join(section.lines)
+                       for section in how_to_play(preset(rules_name), fmt))
+
+
 FIGURES: dict[str, Callable[[Plots], str]] = {
     "presets": preset_table,
     "rules-of-thumb": rules_of_thumb_table,
@@ -477,5 +486,6 @@ FIGURES: dict[str, Callable[[Plots], str]] = {
     "match-edge": match_edge,
     "preset-list": preset_list,
     "baselines": baselines,
+    "how-to-play": how_to_play_page,
 }
 """The figures by the name the pages give the ``computed`` directive."""

@@ -86,7 +86,7 @@ from shutthebox.web.work import (
 STATIC = Path(__file__).parent / "static"
 DOCS = Path(__file__).parent / "docs"
 PAGE_ROUTES = ("/", "/join/{code}", "/games/{game_id}", "/history", "/stats",
-               "/review/{game_id}")
+               "/review/{game_id}", "/how-to-play/{game_id}")
 
 Authorization = Annotated[str | None, Header(description="Bearer <seat token>")]
 IdempotencyKey = Annotated[str | None, Header(
@@ -496,6 +496,16 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         answer: dict[str, Any] = await solver_work(request, game_id, authorization,
                                                    advice.coach, True)
         return answer
+
+    @app.get("/api/games/{game_id}/how-to-play")
+    async def how_to_play(game_id: str) -> dict[str, Any]:
+        """The game's rules and format in words, section by section (the page's "How to
+        play" screen)."""
+        from shutthebox.guide import how_to_play as guide
+
+        state = await blocking(service.state, game_id, 10**9)
+        sections = guide(Rules.from_dict(state["rules"]), state["format"])
+        return {"format": state["format"], "sections": [s.to_dict() for s in sections]}
 
     @app.get("/api/games/{game_id}/review")
     async def review(game_id: str, request: Request) -> dict[str, Any]:

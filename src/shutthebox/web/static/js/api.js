@@ -127,6 +127,7 @@ export function act(id, path, body, seat, key) {
 export const hint = (id) => request(`/api/games/${encodeURIComponent(id)}/hint`, { headers: bearer(anyToken(id)) });
 export const coach = (id) => request(`/api/games/${encodeURIComponent(id)}/coach`, { headers: bearer(anyToken(id)) });
 export const review = (id) => request(`/api/games/${encodeURIComponent(id)}/review`);
+export const howToPlay = (id) => request(`/api/games/${encodeURIComponent(id)}/how-to-play`);
 
 const TOKENS_A_REQUEST = 20; // the server's limit (seats.MAX_TOKENS)
 

@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 import { $, el, fill, clear, announce, setUsable, usable, pause, reducedMotion } from "./dom.js";
 import { drawDice } from "./dice.js";
+import { seen } from "./howto.js";
 import { gameTitle, rulesWords, nameOf, narrate, rollWords, money, plural } from "./words.js";
 
 const TILE_KEYS = { "0": 10, "-": 11, "=": 12 };
@@ -48,6 +49,8 @@ export async function open(id, created = null) {
   for (const id of ["moment", "hint-panel", "share"]) { clear($(id)); $(id).hidden = true; }
   $("game-error").textContent = $("coach").textContent = $("personal-best").textContent = "";
   $("coach-toggle").checked = false;
+  $("how-to-play-link").setAttribute("href", `/how-to-play/${encodeURIComponent(id)}`);
+  $("first-visit").hidden = seen();
   setBusy(true);
   let state = created;
   if (!state || state.since !== 0) {

@@ -7,9 +7,10 @@ import * as newGame from "./newgame.js";
 import * as join from "./join.js";
 import * as myGames from "./history.js";
 import * as review from "./review.js";
+import * as howTo from "./howto.js";
 import * as stats from "./stats.js";
 
-const VIEWS = ["new", "join", "game", "review", "history", "stats"];
+const VIEWS = ["new", "join", "game", "review", "howto", "history", "stats"];
 
 function showView(name) {
   for (const view of VIEWS) $(`view-${view}`).hidden = view !== name;
@@ -37,6 +38,10 @@ async function route(created = null, first = false) {
     showView("join");
     document.title = "Shut the Box: join a game";
     await join.show(decodeURIComponent(match[1]));
+  } else if ((match = path.match(/^\/how-to-play\/([^/]+)$/))) {
+    showView("howto");
+    document.title = "Shut the Box: how to play";
+    await howTo.show(decodeURIComponent(match[1]));
   } else if ((match = path.match(/^\/review\/([^/]+)$/))) {
     showView("review");
     document.title = "Shut the Box: review";

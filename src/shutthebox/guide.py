@@ -1,0 +1,130 @@
+"""How to play one game, in words: its rules and its format as a player reads them.
+
+The same sentences are the web page's "How to play" screen and the manual's example of it:
+they are made here, from the game's :class:`~shutthebox.rules.Rules` and
+:class:`~shutthebox.match.GameFormat`, and nowhere else.
+
+>>> from shutthebox.rules import preset
+>>> [section.heading for section in how_to_play(preset("classic"), "single")]
+['Your turn', 'The dice', 'Your score', 'Winning']
+>>> import textwrap
+>>> print(textwrap.fill(how_to_play(preset("classic"), "single")[0].lines[1], 80))
+Shut open tiles that add up to the roll: a roll of 3 and 5 (8) may shut 8, 7+1,
+6+2, 5+3, 5+2+1 or 4+3+1, whichever are open.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from shutthebox.match import FormatKind, GameFormat
+from shutthebox.rules import (
+    HIGH_TILE,
+    LOW_SUM_LIMIT,
+    FirstPlayer,
+    MoveRule,
+    OneDie,
+    Rules,
+    Scoring,
+)
+from shutthebox.tiles import tiles_of
+from shutthebox.turn import legal_moves
+
+
+@dataclass(frozen=True)
+class Section:
+    """A heading and its sentences."""
+
+    heading: str
+    lines: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {"heading": self.heading, "lines": list(self.lines)}
+
+
+def _written(tiles: tuple[int, ...]) -> str:
+    """A move as the example writes it, highest tile first: ``'5+2+1'``."""
+    return "+".join(str(t) for t in reversed(tiles))
+
+
+def _either(options: list[str]) -> str:
+    return options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
+
+
+def how_to_play(rules: Rules, game_format: str | GameFormat) -> list[Section]:
+    """The game's rules, section by section, in the words the page and the manual show.
+
+    :raises FormatError: the format cannot be read.
+    """
+    fmt = GameFormat.parse(game_format) if isinstance(game_format, str) else game_format
+    return [_turn(rules, fmt), _dice(rules), _score(rules, fmt), _winning(rules, fmt)]
+
+
+def _turn(rules: Rules, fmt: GameFormat) -> Section:
+    example = (3, 5) if rules.tiles >= 8 else (1, 2)
+    total = sum(example)
+    moves = sorted(legal_moves(rules, rules.full, example),
+                   key=lambda m: tuple(reversed(tiles_of(m))), reverse=True)
+    which = _either([_written(tiles_of(m)) for m in moves])
+    how = ("Shut open tiles that add up to the roll" if rules.moves is MoveRule.ANY else
+           "Shut the tile of the roll's total, or of either die, or of both dice")
+    limit = (f" (at most {rules.max_tiles} tiles a roll)" if rules.max_tiles is not None
+             else "")
+    battle = fmt.kind is FormatKind.BATTLE
+    lines = [
+        f"The box holds tiles 1 to {rules.tiles}, all open at the start"
+        + (": the knocker shuts them, the stander stands shut ones up again." if battle
+           else "."),
+        f"{how}{limit}: a roll of {example[0]} and {example[1]} ({total}) may shut {which}, "
+        "whichever are open.",
+        "Roll again and again: the turn ends when a roll can shut nothing (you cannot stop "
+        "before), or when every tile is shut: the box is shut.",
+    ]
+    return Section("Your turn", tuple(lines))
+
+
+def _dice(rules: Rules) -> Section:
+    when = {
+        OneDie.NEVER: None,
+        OneDie.LOW_SUM: f"once the open tiles add up to {LOW_SUM_LIMIT} or less",
+        OneDie.HIGH_SHUT: f"once every tile from {HIGH_TILE} up is shut",
+    }[rules.one_die]
+    if when is None:
+        lines = ["Always roll both dice."]
+    elif rules.one_die_forced:
+        lines = [f"Roll both dice; {when}, roll one die only."]
+    else:
+        lines = [f"Roll both dice; {when}, you may choose to roll one die instead (the hint "
+                 "says which is better)."]
+    return Section("The dice", tuple(lines))
+
+
+def _score(rules: Rules, fmt: GameFormat) -> Section:
+    score = {
+        Scoring.SUM: "Your score is the sum of the tiles left open: lower is better.",
+        Scoring.DIGITS: "Your score is the tiles left open read as one number (1, 4 and 9 "
+                        "open score 149): lower is better.",
+        Scoring.COVERED: "Your score is the sum of the tiles you shut: higher is better.",
+    }[rules.scoring]
+    if fmt.kind is FormatKind.BATTLE:
+        return Section("Your score", (
+            "A battle keeps no score: each turn ends as any turn does, and the other player "
+            "goes on from the board it leaves.",))
+    shut = rules.shut_box_wins(fmt.multi_round)
+    lines = [score, "A shut box wins at once." if shut else
+             "A shut box is the best score there is, and play goes on."]
+    return Section("Your score", tuple(lines))
+
+
+def _winning(rules: Rules, fmt: GameFormat) -> Section:
+    goal = fmt.goal
+    lines = [goal[:1].upper() + goal[1:] + "."]
+    if fmt.kind is not FormatKind.SOLO:
+        lines.append({
+            FirstPlayer.SEAT: "Players take their turns in seat order.",
+            FirstPlayer.LOWEST: "Everyone rolls first: the lowest total starts (a tie rolls "
+                                "again).",
+            FirstPlayer.HIGHEST: "Everyone rolls first: the highest total starts (a tie rolls "
+                                 "again).",
+        }[rules.first_player])
+    return Section("Winning", tuple(lines))
