@@ -34,6 +34,9 @@ from report import Figures, add_arguments
 
 from tests.webserver import Server, postgres_problem, postgres_schema
 
+MINIMUM = 2.0
+"""Seconds the other client asks during each attack, at least (the attack and after it)."""
+
 
 class Bystander:
     """Another client asking for the presets every 50 ms, timing each answer."""
@@ -42,6 +45,7 @@ class Bystander:
         self.url = url
         self.times: list[float] = []
         self.failures = 0
+        self.started = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._ask, daemon=True)
 
@@ -59,10 +63,12 @@ class Bystander:
                 self._stop.wait(0.05)
 
     def __enter__(self) -> Bystander:
+        self.started = time.monotonic()
         self._thread.start()
         return self
 
     def __exit__(self, *_: object) -> None:
+        self._stop.wait(max(0.0, self.started + MINIMUM - time.monotonic()))
         self._stop.set()
         self._thread.join()
 

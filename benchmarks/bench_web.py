@@ -322,8 +322,9 @@ def report(label: str, figures: Figures, table: Table | None = None, part: str =
           flush=True)
     if table is not None:
         table.add(f"{part}: moves/s", rate, "", "1,000" if "1,000" in part else "", 0)
-        table.add(f"{part}: answer p99", p99, "ms", "under 50 ms", 1)
-        table.add(f"{part}: seen live p99", live99, "ms", "under 200 ms", 1)
+        paced = "as fast" not in part           # the goals are for a load the server carries
+        table.add(f"{part}: answer p99", p99, "ms", "under 50 ms" if paced else "", 1)
+        table.add(f"{part}: seen live p99", live99, "ms", "under 200 ms" if paced else "", 1)
         table.add(f"{part}: server CPU a move", figures["busy"] / rate * 1e6, "us", "", 0)
 
 

@@ -185,9 +185,9 @@ def test_a_demo_of_computers_ends_by_itself() -> None:
 
 
 def in_a_terminal(args: list[str], home: Path, term: str, size: tuple[int, int] = (24, 80),
-                  seconds: float = 120) -> tuple[int, str]:
+                  seconds: float = 120, keys: bytes = b"", after: str = "") -> tuple[int, str]:
     """Run ``shutthebox ARGS`` in a pseudo-terminal of ``size`` (rows, columns); its exit
-    status and everything it wrote."""
+    status and everything it wrote. ``keys`` are typed once the output shows ``after``."""
     import fcntl
     import termios
 
@@ -210,6 +210,10 @@ def in_a_terminal(args: list[str], home: Path, term: str, size: tuple[int, int] 
                 if not chunk:
                     break
                 out += chunk
+                if keys and after.encode() in out:
+                    time.sleep(0.5)
+                    os.write(leader, keys)
+                    keys = b""
             elif game.poll() is not None:
                 break
         status = game.wait(timeout=10)
@@ -235,3 +239,23 @@ def test_a_full_screen_demo_ends_by_itself(tmp_path: Path) -> None:
     assert "game saved to" in out and "Traceback" not in out
     [saved] = list((tmp_path / "games").glob("*.json"))
     assert replay(load_log(saved)).is_over
+
+
+def test_a_full_disk_in_the_full_screen_game_says_the_save_failed(tmp_path: Path) -> None:
+    """It printed a 352-line traceback, then "game saved to ..." and exit 0 though the save
+    failed: now the screen says "Not saved", the command line one line, exit 1, and the last
+    good save is kept."""
+    from tests.test_cli_machine import fill, game_files, tmpfs, unfinished_game
+
+    with tmpfs(tmp_path / "home", "256k") as home:
+        saved = unfinished_game(home)
+        before = saved.read_bytes()
+        fill(home)
+        status, out = in_a_terminal(["play", "--resume", "saved"], home,
+                                    term="xterm-256color", seconds=60, keys=b"q",
+                                    after="Ann")
+        assert status == 1, out[-2000:]
+        assert "Traceback" not in out and "game saved to" not in out
+        assert "No space left on device" in out
+        assert saved.read_bytes() == before
+        assert [p.name for p in game_files(home)] == ["saved.json"]

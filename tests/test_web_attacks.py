@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import shutil
 import signal
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +30,7 @@ from shutthebox.rules import Rules
 from shutthebox.solver.cost import largest_limit
 from shutthebox.web.advice import SolverPool
 from shutthebox.web.work import SolverWork, TableDroppedError, TooMuchWorkError
-from tests.webserver import Server, database
+from tests.webserver import Server, database, free_port
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -351,3 +355,49 @@ def test_a_live_feed_is_refused_to_a_page_of_another_site(
                 pass
         time.sleep(0.5)
     no_tracebacks(server)
+
+
+def test_a_process_near_its_file_descriptors_refuses_cleanly(
+        tmp_path: Path, database_url: str) -> None:
+    """Started with 256 file descriptors (``prlimit``), the server takes at most three
+    quarters of them as connections: the rest are refused with 503, it never runs out, and
+    it answers again once they close (a flood of 21,000 used to lock every client out)."""
+    if shutil.which("prlimit") is None:
+        pytest.skip("prlimit (util-linux) is not installed")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    command = ["prlimit", "--nofile=256:256", "--", sys.executable, "-m", "shutthebox",
+               "serve", "--port", str(port), "--rate-limit", "0",
+               "--max-connections-per-client", "0", "--database-url", database_url]
+    log = tmp_path / "limited.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=out,
+                                   env={**os.environ, "SHUTTHEBOX_HOME": str(tmp_path)})
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{url}/api/presets", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline, log.read_text()
+                time.sleep(0.2)
+        held, refused = [], 0
+        for _ in range(400):
+            s = socket.create_connection(("127.0.0.1", port))
+            s.sendall(b"GET /api/presets HTTP/1.1\r\nHost: 127.0.0.1\r\n")   # never ends
+            held.append(s)
+        for s in held:
+            s.settimeout(10)
+            with contextlib.suppress(OSError):
+                refused += s.recv(12) == b"HTTP/1.1 503"
+        assert 400 - 192 <= refused < 400
+        for s in held:
+            s.close()
+        time.sleep(0.5)
+        assert httpx.get(f"{url}/api/presets", timeout=10).status_code == 200
+    finally:
+        process.terminate()
+        process.wait(timeout=15)
+    text = log.read_text(errors="replace")
+    assert "Traceback" not in text and len(text.splitlines()) < 10, text[-3000:]
