@@ -294,9 +294,15 @@ def test_invites_cannot_be_guessed_at_speed(tmp_path: Path, database_url: str) -
                                                        {"name": "Friend", "kind": "open"}]})
         code = state.json()["invites"][0]["code"]
         assert len(code) == 10
+        started = time.monotonic()
         guesses = [server.get(f"/api/invites/{i:05d}ZZZZZ").status_code for i in range(30)]
-        assert guesses[:10] == [404] * 10 and guesses[10:].count(429) >= 15
-        assert server.get(f"/api/invites/{code}").status_code == 429   # even a right one
+        refused_at = time.monotonic()
+        right = server.get(f"/api/invites/{code}").status_code
+        elapsed = time.monotonic() - started
+        assert guesses[:10] == [404] * 10     # a burst of ten, then one a second at most
+        assert guesses.count(404) <= 10 + elapsed + 1 and 429 in guesses
+        if time.monotonic() - refused_at < 0.5:
+            assert right == 429               # even a right one, while the client waits
         time.sleep(2.1)                       # until the client may ask again
         found = server.get(f"/api/invites/{code[:5].lower()}-{code[5:]}")
         assert found.status_code == 200 and found.json()["code"] == code

@@ -391,7 +391,7 @@ def test_how_to_play_is_offered_once_and_tells_the_rules_of_this_game(
     from shutthebox.guide import how_to_play
     from shutthebox.rules import preset
 
-    new_game(page, server, [("Ann", "here"), ("Bot", "computer")], preset="family-12",
+    new_game(page, server, [("Ann", "here"), ("Bot", "computer:hard")], preset="family-12",
              game_format="loser-at", format_number=80)
     assert page.is_visible("#first-visit")
     page.click("#how-to-play-link")
