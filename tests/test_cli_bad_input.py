@@ -13,8 +13,8 @@ import pytest
 
 from shutthebox.cli import COMMANDS, main
 from shutthebox.match import GameFormat, Match, MatchConfig, play_out
+from shutthebox.players.simple import HighestFirstStrategy
 from shutthebox.rules import Rules
-from shutthebox.strategies import HighestFirstStrategy
 
 
 def a_log() -> dict[str, object]:

@@ -14,9 +14,10 @@ from typer.testing import CliRunner
 
 from shutthebox.cli import app
 from shutthebox.match import GameFormat, Match, MatchConfig, play_out, replay_decisions
+from shutthebox.players.simple import RandomStrategy
 from shutthebox.rules import OneDie, Rules, preset
 from shutthebox.solver import solve
-from shutthebox.strategies import RandomStrategy, make_strategy
+from shutthebox.strategies import make_strategy
 from shutthebox.tiles import mask_of
 from shutthebox.turn import Phase
 

@@ -21,11 +21,12 @@ import pytest
 from shutthebox import coach
 from shutthebox.cli.solve import hint_command, review_command
 from shutthebox.match import FormatKind, GameFormat, Match, MatchConfig, play_out
+from shutthebox.players.base import Strategy
 from shutthebox.rules import OneDie, Rules, Scoring
 from shutthebox.solver.matchplay import solve_match
 from shutthebox.solver.objectives import SCORE
 from shutthebox.solver.players import OptimalStrategy, battle_roll_values
-from shutthebox.strategies import Strategy, format_move, make_strategy
+from shutthebox.strategies import format_move, make_strategy
 from shutthebox.terminal.hints import hint_for
 from shutthebox.tiles import mask_of, tiles_of
 from shutthebox.web import advice

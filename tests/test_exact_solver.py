@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shutthebox.dice import roll_outcomes
+from shutthebox.players.base import Situation, Strategy
+from shutthebox.players.simple import FewestTilesStrategy, HighestFirstStrategy
 from shutthebox.rules import MoveRule, OneDie, Rules, Scoring
 from shutthebox.solver import ObjectiveError, custom, parse_objective, solve, solve_exact
 from shutthebox.solver.players import make_optimal, win_share
-from shutthebox.strategies import FewestTilesStrategy, HighestFirstStrategy, Situation, Strategy
 from shutthebox.tiles import mask_of
 from shutthebox.turn import TurnState, legal_moves
 

@@ -16,7 +16,7 @@ from functools import cache
 import pytest
 
 from shutthebox.dice import roll_outcomes
-from shutthebox.match import BattleReading, FormatKind, GameFormat
+from shutthebox.formats import BattleReading, FormatKind, GameFormat
 from shutthebox.rules import FirstPlayer, OneDie, Rules, Scoring
 from shutthebox.solver.matchplay import MatchPosition, solve_match
 from shutthebox.solver.rounds import solve_round

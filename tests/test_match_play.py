@@ -10,9 +10,10 @@ import pytest
 
 from shutthebox.coach import review
 from shutthebox.match import GameFormat, Match, MatchConfig, play_out
+from shutthebox.players.base import Strategy
 from shutthebox.rules import OneDie, Rules, Scoring
 from shutthebox.solver.matchplay import against_score_player, solve_match
-from shutthebox.strategies import Strategy, make_strategy
+from shutthebox.strategies import make_strategy
 
 
 def first_seat_share(rules: Rules, text: str, names: tuple[str, str], games: int,

@@ -18,8 +18,8 @@ from shutthebox.match import (
     play_out,
     replay,
 )
+from shutthebox.players.simple import RandomStrategy
 from shutthebox.rules import MoveRule, OneDie, Rules, Scoring
-from shutthebox.strategies import RandomStrategy
 from shutthebox.turn import TurnState
 
 rules_strategy = st.builds(

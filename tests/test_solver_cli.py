@@ -13,8 +13,9 @@ import pytest
 
 from shutthebox.coach import review
 from shutthebox.match import GameFormat, Match, MatchConfig, play_out
+from shutthebox.players.simple import FewestTilesStrategy
 from shutthebox.rules import Rules
-from shutthebox.strategies import FewestTilesStrategy, make_strategy
+from shutthebox.strategies import make_strategy
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.players.base import Situation
 from shutthebox.rules import OneDie, Rules, Scoring
 from shutthebox.solver import ObjectiveError, custom, solve, solve_exact
 from shutthebox.solver.players import (
@@ -19,7 +20,7 @@ from shutthebox.solver.players import (
     win_solution,
     win_solutions,
 )
-from shutthebox.strategies import Situation, make_strategy
+from shutthebox.strategies import make_strategy
 from shutthebox.tiles import mask_of
 from shutthebox.turn import Phase, TurnState
 

@@ -11,16 +11,11 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shutthebox.players.base import Situation, Strategy
+from shutthebox.players.simple import FewestTilesStrategy, HighestFirstStrategy, RandomStrategy
 from shutthebox.rules import MoveRule, OneDie, Rules, Scoring
 from shutthebox.solver import custom, parse_objective, solve, solve_exact
 from shutthebox.solver.evaluate import final_distribution, score_distribution
-from shutthebox.strategies import (
-    FewestTilesStrategy,
-    HighestFirstStrategy,
-    RandomStrategy,
-    Situation,
-    Strategy,
-)
 from shutthebox.turn import Phase, TurnState
 
 

@@ -15,8 +15,8 @@ from rich.console import Console
 from shutthebox.cli import main
 from shutthebox.cli.play import _wizard
 from shutthebox.match import GameFormat, Match, MatchConfig, load_log, replay
+from shutthebox.players.simple import HighestFirstStrategy
 from shutthebox.rules import Rules, preset
-from shutthebox.strategies import HighestFirstStrategy
 from shutthebox.terminal.board import turn_line
 from shutthebox.terminal.game import Outcome, TerminalGame
 from shutthebox.terminal.saved import find_game, personal_best, saved_games

@@ -30,9 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 from shutthebox.dice import Roll
 from shutthebox.errors import ShutTheBoxError
-from shutthebox.match import FormatKind, GameFormat, Match, replay_decisions
+from shutthebox.match import Match, replay_decisions
+from shutthebox.players.base import Situation
 from shutthebox.rules import Rules
-from shutthebox.strategies import Situation, format_move
+from shutthebox.strategies import format_move
 from shutthebox.tiles import Tiles, tiles_of
 from shutthebox.turn import Phase, TurnState
 
@@ -122,16 +123,9 @@ class Aim:
         from shutthebox.solver.matchplay import solve_match
 
         assert self.situation is not None
-        table = solve_match(self.rules, GameFormat.parse(self.situation.format))
+        assert self.situation.format is not None
+        table = solve_match(self.rules, self.situation.format)
         return table.battle_after(self.situation.role)
-
-
-def _by_rolls(situation: Situation) -> bool:
-    """A battle read by rolls, with a role: each roll is judged by the battle's own values."""
-    if situation.role not in ("knock", "stand") or not situation.format:
-        return False
-    fmt = GameFormat.parse(situation.format)
-    return fmt.kind is FormatKind.BATTLE and not fmt.by_turns
 
 
 def aim(rules: Rules, situation: Situation | None = None, objective: ObjectiveLike | None = None,
@@ -156,7 +150,7 @@ def aim(rules: Rules, situation: Situation | None = None, objective: ObjectiveLi
         measure = EXPECTED_SCORE if chosen.is_score else f"chance ({chosen})"
         return Aim(rules, measure, str(chosen), solution)
     situation = situation or Situation()
-    if match_tables and _by_rolls(situation):
+    if match_tables and situation.by_rolls:
         return Aim(rules, CHANCE_TO_WIN, f"{situation.format}:{situation.role}",
                    situation=situation)
     solution = OptimalStrategy(rules, SCORE, match_play=match_tables).solution_for(situation)

@@ -1,8 +1,7 @@
-"""Who decides: the strategy interface and the built-in computer players.
-
-A strategy sees the turn (a decision node of :class:`~shutthebox.turn.TurnState`) and the
-:class:`Situation` around it, and returns an action: a dice count in ``CHOOSE_DICE``, a tile
-mask in ``SHUT``.
+"""The computer players by name: the registry the interfaces, the tournament and the
+environments read, above both the simple players (:mod:`shutthebox.players.simple`) and the
+solver's optimal player (:mod:`shutthebox.solver.players`), which it names and which do not
+name it. The strategy interface is :mod:`shutthebox.players.base`.
 
 >>> import random
 >>> from shutthebox.rules import Rules
@@ -16,92 +15,33 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Protocol
 
 from shutthebox.errors import ShutTheBoxError
-from shutthebox.rules import LOW_SUM_LIMIT, Rules
-from shutthebox.tiles import Tiles, tile_sum, tiles_of
+from shutthebox.players.base import Situation, Strategy
+from shutthebox.players.simple import FewestTilesStrategy, HighestFirstStrategy, RandomStrategy
+from shutthebox.rules import Rules
+from shutthebox.tiles import Tiles, tiles_of
 from shutthebox.turn import Phase, TurnState
+
+__all__ = [
+    "STRENGTHS",
+    "FewestTilesStrategy",
+    "HighestFirstStrategy",
+    "RandomStrategy",
+    "Situation",
+    "Strategy",
+    "StrategyFactory",
+    "UnknownStrategyError",
+    "check_strategy",
+    "describe_move",
+    "format_move",
+    "make_strategy",
+    "strategy_names",
+]
 
 
 class UnknownStrategyError(ShutTheBoxError):
     """A strategy name that does not exist."""
-
-
-@dataclass(frozen=True)
-class Situation:
-    """What a player knows beyond the box when deciding (used by score-aware players).
-
-    ``posted`` are the scores already posted this round by players still in the game,
-    ``still_to_play`` how many play after this player in this round, ``totals`` the match
-    totals (this player's first; a player who has played this round has their score in
-    it), ``round`` counts from 1, ``decisive`` says that this round's scores alone decide the
-    game (a single round), ``format`` is the match's format as text (empty outside a match) and
-    ``role`` is ``turn``, or ``knock`` / ``stand`` in a battle.
-    """
-
-    posted: tuple[int, ...] = ()
-    still_to_play: int = 0
-    totals: tuple[int, ...] = ()
-    round: int = 1
-    decisive: bool = False
-    format: str = ""
-    role: str = "turn"
-    others_played: tuple[bool, ...] = ()
-    """For each of the others in ``totals[1:]``, whether they have played this round."""
-
-
-class Strategy(Protocol):
-    """A computer player."""
-
-    @property
-    def name(self) -> str: ...
-
-    def choose(self, state: TurnState, situation: Situation) -> int:
-        """The action to take at a decision node."""
-        ...
-
-
-def _dice_by_sum(state: TurnState) -> int:
-    """The simple dice rule people use: one die once the open tiles sum to 6 or less."""
-    choices = state.legal_actions()
-    return 1 if 1 in choices and tile_sum(state.open_tiles) <= LOW_SUM_LIMIT else choices[-1]
-
-
-@dataclass
-class RandomStrategy:
-    """Picks uniformly among the legal actions."""
-
-    rng: random.Random
-    name: str = "random"
-
-    def choose(self, state: TurnState, situation: Situation) -> int:
-        return self.rng.choice(state.legal_actions())
-
-
-@dataclass
-class HighestFirstStrategy:
-    """Shuts the move holding the highest tile (the first move in the stable order)."""
-
-    name: str = "highest-first"
-
-    def choose(self, state: TurnState, situation: Situation) -> int:
-        if state.phase is Phase.CHOOSE_DICE:
-            return _dice_by_sum(state)
-        return state.legal_actions()[0]
-
-
-@dataclass
-class FewestTilesStrategy:
-    """Shuts as few tiles as it can, the highest such move first."""
-
-    name: str = "fewest-tiles"
-
-    def choose(self, state: TurnState, situation: Situation) -> int:
-        if state.phase is Phase.CHOOSE_DICE:
-            return _dice_by_sum(state)
-        return min(state.legal_actions(), key=lambda move: move.bit_count())
 
 
 StrategyFactory = Callable[[str, Rules, random.Random], Strategy]
@@ -129,7 +69,7 @@ def make_strategy(name: str, rules: Rules, rng: random.Random) -> Strategy:
     """
     head, _, spec = check_strategy(name).partition(":")
     if head == "optimal":
-        from shutthebox.solver.players import make_optimal  # the solver reads rules and turn
+        from shutthebox.solver.players import make_optimal  # solves only when asked for
 
         return make_optimal(spec, rules)
     return _SIMPLE[head](spec, rules, rng)

@@ -20,9 +20,10 @@ from rich.table import Table
 from shutthebox.dice import format_roll, parse_roll, roll_outcomes
 from shutthebox.errors import FormatError, TilesError
 from shutthebox.match import FormatKind, GameFormat, load_log
+from shutthebox.players.base import Role, Situation
 from shutthebox.plots import check_plot_path
 from shutthebox.rules import Rules
-from shutthebox.strategies import Situation, format_move
+from shutthebox.strategies import format_move
 from shutthebox.tiles import format_tiles, mask_of, parse_tiles, tiles_of
 from shutthebox.turn import Phase, TurnState
 
@@ -359,7 +360,7 @@ def _match_situation(rules: Rules, text: str, totals_text: str | None,
     if fmt.kind is FormatKind.BATTLE:
         if role not in ("knock", "stand"):
             raise FormatError(f"a battle hint needs --role knock or --role stand, not {role!r}")
-        situation = Situation(format=str(fmt), role=role)
+        situation = Situation(format=fmt, role=Role(role))
     else:
         if fmt.kind is FormatKind.ROUNDS and round_number > (fmt.limit or 0):
             raise FormatError(f"--round {round_number} is past the last round of {fmt}")
@@ -367,7 +368,7 @@ def _match_situation(rules: Rules, text: str, totals_text: str | None,
         situation = Situation(
             posted=posted, still_to_play=len(others) - len(posted),
             totals=(totals[0], *after_posting, *others[len(posted):]), round=round_number,
-            decisive=fmt.kind is FormatKind.SINGLE, format=str(fmt),
+            decisive=fmt.kind is FormatKind.SINGLE, format=fmt,
             others_played=tuple(i < len(posted) for i in range(len(others))))
     if fmt.multi_round or fmt.kind is FormatKind.BATTLE:
         _solve_match_table(rules, fmt)   # the first time: a progress bar, then the disk

@@ -23,7 +23,8 @@ import numpy as np
 import numpy.typing as npt
 
 from shutthebox.envs.single import IllegalActionError
-from shutthebox.match import BattleReading, FormatKind, Match, MatchConfig
+from shutthebox.formats import BattleReading
+from shutthebox.match import FormatKind, Match, MatchConfig
 from shutthebox.solver import Solution, custom, solve
 from shutthebox.turn import Phase, TurnState
 

@@ -43,7 +43,8 @@ from shutthebox.envs.baseline import MatchBaseline
 from shutthebox.envs.multi import act, legal_mask, observation_box, observation_vector
 from shutthebox.envs.single import IllegalActionError, LegalActions, RewardError, make_rules
 from shutthebox.match import GameFormat, Match, MatchConfig
-from shutthebox.strategies import Strategy, make_strategy
+from shutthebox.players.base import Strategy
+from shutthebox.strategies import make_strategy
 
 AGENT = "agent"
 """The agent's name in the match."""

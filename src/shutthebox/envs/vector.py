@@ -49,7 +49,7 @@ from shutthebox.envs.single import (
 )
 from shutthebox.envs.streams import draw_stream
 from shutthebox.rules import Rules
-from shutthebox.simulate.fast import _splitmix, two_dice_index
+from shutthebox.simulate.fast import splitmix, two_dice_index
 from shutthebox.solver import solve
 from shutthebox.solver.solve import dice_choice_codes, roll_groups
 from shutthebox.tiles import tile_sum
@@ -164,7 +164,7 @@ def _show_open(i: int, t: Tables, g: Games) -> None:  # pragma: no cover - compi
 @njit(cache=True)
 def _start(i: int, t: Tables, g: Games) -> None:  # pragma: no cover - compiled
     """Start episode ``g.episode[i]`` of game ``i``."""
-    g.key[i] = _splitmix(g.stream[i] + _splitmix(g.episode[i]))
+    g.key[i] = splitmix(g.stream[i] + splitmix(g.episode[i]))
     g.rolls[i] = np.uint64(0)
     g.open_tiles[i] = (1 << t.tiles) - 1
     g.restart[i] = False
@@ -186,7 +186,7 @@ def _start_all(which: npt.NDArray[np.bool_], t: Tables, g: Games) -> None:  # pr
 @njit(cache=True)
 def _roll(i: int, dice: int, t: Tables, g: Games) -> bool:  # pragma: no cover - compiled
     """Roll for game ``i``; true if the roll allows no move (the turn is over)."""
-    bits = _splitmix(g.key[i] + g.rolls[i])
+    bits = splitmix(g.key[i] + g.rolls[i])
     g.rolls[i] += np.uint64(1)
     low = int(bits % np.uint64(6)) + 1
     high = 0

@@ -29,7 +29,9 @@ def two_dice_index() -> npt.NDArray[np.int64]:
 
 
 @njit(cache=True)
-def _splitmix(x: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+def splitmix(x: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """splitmix64's mix of one word: the step of the counter-based generator that the turn
+    and round simulators share, so a seed means the same rolls in both."""
     x = x + np.uint64(0x9E3779B97F4A7C15)
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
@@ -44,7 +46,7 @@ def play_turn(table: np.int64, start: np.int64, key: np.uint64,  # pragma: no co
     open_tiles = start
     step = np.uint64(0)
     while open_tiles != 0:
-        bits = _splitmix(key + step)
+        bits = splitmix(key + step)
         step += np.uint64(1)
         a = np.int64(bits % np.uint64(6))
         if dice[table, open_tiles] == 1:
@@ -63,9 +65,9 @@ def _play_chunk(first: np.int64, count: np.int64, seed: np.uint64,  # pragma: no
                 start: np.int64, dice: npt.NDArray[np.int8],
                 moves1: npt.NDArray[np.int16], moves2: npt.NDArray[np.int16],
                 index2: npt.NDArray[np.int64], out: npt.NDArray[np.int16]) -> None:
-    base = _splitmix(seed)
+    base = splitmix(seed)
     for i in prange(count):
-        key = _splitmix(base ^ np.uint64(first + i)) << np.uint64(8)
+        key = splitmix(base ^ np.uint64(first + i)) << np.uint64(8)
         out[i] = play_turn(np.int64(0), start, key, dice, moves1, moves2, index2)
 
 

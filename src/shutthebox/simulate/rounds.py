@@ -22,7 +22,7 @@ import numpy.typing as npt
 from numba import njit, prange
 
 from shutthebox.rules import Rules
-from shutthebox.simulate.fast import _splitmix, play_turn, two_dice_index
+from shutthebox.simulate.fast import play_turn, splitmix, two_dice_index
 from shutthebox.solver.kernels import PARALLEL_LAUNCH
 from shutthebox.solver.players import win_solutions
 
@@ -70,12 +70,12 @@ def _rounds(count: np.int64, seed: np.uint64, players: np.int64,  # pragma: no c
             table_of: npt.NDArray[np.int64], dice: npt.NDArray[np.int8],
             moves1: npt.NDArray[np.int16], moves2: npt.NDArray[np.int16],
             index2: npt.NDArray[np.int64], winners: npt.NDArray[np.int64]) -> None:
-    base = _splitmix(seed)
+    base = splitmix(seed)
     for game in prange(count):
         best, tied, won = np.int64(-1), np.int64(0), np.int64(0)
         for seat in range(players):
             table = table_of[0, 0, 0] if seat == 0 else table_of[seat, best, tied]
-            key = _splitmix(base ^ np.uint64(game * 16 + seat)) << np.uint64(8)
+            key = splitmix(base ^ np.uint64(game * 16 + seat)) << np.uint64(8)
             final = play_turn(table, start, key, dice, moves1, moves2, index2)
             rank = score_rank[final]
             if final == 0 and instant_win:

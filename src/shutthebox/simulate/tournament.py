@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shutthebox.match import GameFormat, Match, MatchConfig, play_out
+from shutthebox.players.base import Strategy
 from shutthebox.rules import Rules
 from shutthebox.simulate.turns import Z95, SimulationError
-from shutthebox.strategies import Strategy, make_strategy
+from shutthebox.strategies import make_strategy
 
 
 @dataclass

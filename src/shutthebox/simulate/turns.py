@@ -22,11 +22,13 @@ import numpy.typing as npt
 
 from shutthebox.dice import roll_outcomes
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.players.base import Situation, Strategy
+from shutthebox.players.simple import RandomStrategy
 from shutthebox.rules import Rules
 from shutthebox.simulate.fast import play_turns
 from shutthebox.solver.evaluate import Policy, final_distribution, score_distribution
 from shutthebox.solver.players import OptimalStrategy
-from shutthebox.strategies import RandomStrategy, Situation, Strategy, make_strategy
+from shutthebox.strategies import make_strategy
 from shutthebox.turn import TurnState
 
 Z95 = 1.959963984540054

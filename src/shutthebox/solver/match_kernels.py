@@ -20,7 +20,7 @@ import numpy.typing as npt
 from numba import njit
 
 from shutthebox.rules import Rules
-from shutthebox.solver.solve import _choice_codes, roll_groups
+from shutthebox.solver.solve import dice_choice_codes, roll_groups
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -62,7 +62,7 @@ def successors(rules: Rules) -> Successors:
     counts = np.bincount(keys, minlength=g * size)
     start = np.zeros(g * size + 1, dtype=np.int64)
     np.cumsum(counts, out=start[1:])
-    return Successors(size, _choice_codes(rules), np.array(group_start, dtype=np.int64),
+    return Successors(size, dice_choice_codes(rules), np.array(group_start, dtype=np.int64),
                       np.array(probability), start, after[order].astype(np.int64))
 
 

@@ -50,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shutthebox.errors import FormatError, ShutTheBoxError
-from shutthebox.match import BattleReading, FormatKind, GameFormat
+from shutthebox.formats import BattleReading, FormatKind, GameFormat
 from shutthebox.rules import FirstPlayer, Rules
 from shutthebox.solver.objectives import Objective
 from shutthebox.tiles import Tiles

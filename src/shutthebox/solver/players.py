@@ -2,7 +2,7 @@
 
 ``optimal`` plays the match to win it:
 
-- in a single round with others (:attr:`~shutthebox.strategies.Situation.decisive`), knowing
+- in a single round with others (:attr:`~shutthebox.players.base.Situation.decisive`), knowing
   the best score posted, how many hold it and how many play after it, it maximises its share
   of the win (a k-way tie is worth 1/k; a shut box wins at once when the rules say so), every
   later player doing the same: exact for any number of players
@@ -20,7 +20,7 @@ deciding single round); ``optimal:OBJECTIVE`` plays that objective always.
 
 >>> import random
 >>> from shutthebox.rules import Rules
->>> from shutthebox.strategies import Situation
+>>> from shutthebox.players.base import Situation
 >>> from shutthebox.turn import TurnState
 >>> player = make_optimal("", Rules())
 >>> state = TurnState.start(Rules()).apply_roll((4, 5))
@@ -40,28 +40,18 @@ import numpy as np
 import numpy.typing as npt
 
 from shutthebox.dice import roll_outcomes
+from shutthebox.errors import FormatError
+from shutthebox.formats import FormatKind
+from shutthebox.players.base import Situation
 from shutthebox.rules import Rules
+from shutthebox.solver.matchplay import MatchPosition, solve_match
 from shutthebox.solver.objectives import Objective, beat, parse_objective, score_array
-from shutthebox.solver.solve import EPSILON, Solution, forward, solve, solve_batch, solve_many
-from shutthebox.strategies import Situation
+from shutthebox.solver.rounds import COMPILED_WORK, ended_under_play, solve_round
+from shutthebox.solver.solve import EPSILON, Solution, solve, solve_many
 from shutthebox.turn import Phase, TurnState, legal_moves
 
 CONTEST_BATCH = 256
 """Targets solved side by side in one pass when tabulating the later players' odds."""
-
-COMPILED_WORK = 1 << 20
-"""Beyond this many (target, mask) pairs (digit scoring on 11 and 12 tiles) the compiled
-kernel tabulates the odds: numba's start-up then costs less than numpy's calls."""
-
-
-def _contest_ended(rules: Rules, finals: npt.NDArray[np.float64],
-                   compiled: bool) -> npt.NDArray[np.float64]:
-    if compiled:
-        from shutthebox.solver.kernels import ended_many  # numba: only where it pays
-
-        return ended_many(rules, finals)
-    batch = solve_batch(rules, finals)
-    return forward(rules, batch.dice_table, batch.group_moves)
 
 
 @cache
@@ -78,7 +68,7 @@ def _later_odds_table(rules: Rules, compiled: bool | None = None) -> dict[int, t
         chunk = targets[start:start + CONTEST_BATCH]
         better = (scores[:, None] < chunk) if rules.lower_is_better else (scores[:, None] > chunk)
         tie = scores[:, None] == chunk
-        ended = _contest_ended(rules, better + 0.5 * tie, compiled)
+        ended = ended_under_play(rules, better + 0.5 * tie, compiled)
         for k, target in enumerate(chunk.tolist()):
             odds[target] = (float(ended[better[:, k], k].sum()), float(ended[tie[:, k], k].sum()))
     return odds
@@ -166,8 +156,6 @@ def round_objective(rules: Rules, posted: tuple[int, ...], still_to_play: int) -
     >>> round_objective(Rules(), (7, 9), 0).final_value(Rules(), 0b1000000)   # 7: a tie
     0.5
     """
-    from shutthebox.solver.rounds import solve_round
-
     holders = deciding_posted(rules, posted)
     if not holders:
         return solve_round(rules, still_to_play + 1).objective(0)
@@ -196,14 +184,11 @@ def match_objective(rules: Rules, situation: Situation) -> Objective | None:
     :func:`round_objective`; a battle read by rolls is decided roll by roll:
     :func:`battle_roll_choice`).
     """
-    from shutthebox.match import FormatKind, GameFormat
-    from shutthebox.solver.matchplay import MatchPosition, solve_match
-
-    if not situation.format:
+    fmt = situation.format
+    if fmt is None:
         return None
-    fmt = GameFormat.parse(situation.format)
     if fmt.kind is FormatKind.BATTLE:
-        if not fmt.by_turns or situation.role not in ("knock", "stand"):
+        if not fmt.by_turns or not situation.role.in_battle:
             return None
         after = solve_match(rules, fmt).battle_after(situation.role)
         return Objective(f"match:{fmt}:{situation.role}", lambda r, tiles: float(after[tiles]),
@@ -223,11 +208,14 @@ def match_objective(rules: Rules, situation: Situation) -> Objective | None:
 
 def battle_roll_values(rules: Rules, state: TurnState, situation: Situation) -> dict[int, float]:
     """In a battle read by rolls: each legal action (dice count, or tiles to shut or stand)
-    with the mover's chance to win the battle after it, playing on exactly."""
-    from shutthebox.match import GameFormat
-    from shutthebox.solver.matchplay import solve_match
+    with the mover's chance to win the battle after it, playing on exactly.
 
-    after = solve_match(rules, GameFormat.parse(situation.format)).battle_after(situation.role)
+    :raises FormatError: the situation is not a knocker's or a stander's in a battle.
+    """
+    fmt = situation.battle
+    if fmt is None:
+        raise FormatError(f"a battle's roll needs a battle and a role, not {situation!r}")
+    after = solve_match(rules, fmt).battle_after(situation.role)
     tiles = state.open_tiles
 
     def roll_value(roll: tuple[int, ...]) -> float:
@@ -276,8 +264,7 @@ class OptimalStrategy:
         return solve(self.rules, self.objective)
 
     def _by_rolls(self, situation: Situation) -> bool:
-        return (self.aware and self.match_play and situation.role in ("knock", "stand")
-                and situation.format.endswith(":rolls"))
+        return self.aware and self.match_play and situation.by_rolls
 
     def choose(self, state: TurnState, situation: Situation) -> int:
         if self._by_rolls(situation):

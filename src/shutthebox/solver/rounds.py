@@ -27,6 +27,7 @@ import numpy.typing as npt
 from shutthebox.errors import FormatError
 from shutthebox.rules import Rules
 from shutthebox.solver.objectives import Objective, score_array
+from shutthebox.solver.solve import forward, solve_batch
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -43,12 +44,24 @@ def _ranks(rules: Rules) -> tuple[IntArray, IntArray]:
     return distinct, np.array([order[int(s)] for s in scores], dtype=np.int64)
 
 
-def _ended(rules: Rules, finals: FloatArray) -> FloatArray:
-    """``ended[mask, k]`` under the optimal play of each column of ``finals`` (the same tie
-    rules as :class:`~shutthebox.solver.solve.Solution`)."""
-    from shutthebox.solver.players import COMPILED_WORK, _contest_ended
+COMPILED_WORK = 1 << 20
+"""Beyond this many (target, mask) pairs (digit scoring on 11 and 12 tiles) the compiled
+kernel tabulates the odds: numba's start-up then costs less than numpy's calls."""
 
-    return _contest_ended(rules, finals, finals.size > COMPILED_WORK)
+
+def ended_under_play(rules: Rules, finals: FloatArray, compiled: bool | None = None) -> FloatArray:
+    """``ended[mask, k]``: the chance that a turn ends with ``mask`` open under the optimal play
+    of each column of ``finals`` (a value of every final mask), with the same tie rules as
+    :class:`~shutthebox.solver.solve.Solution`; by the compiled kernel when ``compiled`` says
+    so, or (``None``) when the work is larger than :data:`COMPILED_WORK`."""
+    if compiled is None:
+        compiled = finals.size > COMPILED_WORK
+    if compiled:
+        from shutthebox.solver.kernels import ended_many  # numba: only where it pays
+
+        return ended_many(rules, finals)
+    batch = solve_batch(rules, finals)
+    return forward(rules, batch.dice_table, batch.group_moves)
 
 
 @dataclass
@@ -104,7 +117,7 @@ class RoundSolution:
             for start in range(0, len(situations), 512):
                 chunk = situations[start:start + 512]
                 vectors = np.stack([self._seat_finals(i, b, h, later) for b, h in chunk])
-                ended = _ended(self.rules, vectors[:, self.rank].T)
+                ended = ended_under_play(self.rules, vectors[:, self.rank].T)
                 for k, (b, h) in enumerate(chunk):
                     p = np.bincount(self.rank, weights=ended[:, k], minlength=m)
                     table[b, h] = later[b, h] * p[b + 1:].sum() + later[b, min(h + 1, n)] * p[b]
@@ -146,7 +159,7 @@ class RoundSolution:
         for seat in range(n):
             situations = list(meets)
             vectors = np.stack([self.finals(seat, b, h) for b, h in situations])
-            ended = _ended(self.rules, vectors[:, self.rank].T)
+            ended = ended_under_play(self.rules, vectors[:, self.rank].T)
             following: dict[tuple[int, int], float] = {}
             total = 0.0
             for k, (b, h) in enumerate(situations):

@@ -12,7 +12,8 @@ from dataclasses import InitVar, dataclass, field
 from pathlib import Path
 
 from shutthebox.match import FormatKind, Ledger, Match, MatchConfig
-from shutthebox.strategies import Strategy, describe_move, make_strategy
+from shutthebox.players.base import Strategy
+from shutthebox.strategies import describe_move, make_strategy
 from shutthebox.terminal.saved import (
     GameLock,
     SavedGame,

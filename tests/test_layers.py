@@ -1,0 +1,20 @@
+"""The package's layers hold: the import contract in ``pyproject.toml`` (``[tool.importlinter]``)
+is kept, so no module imports from a layer above its own (imports inside functions and under
+``TYPE_CHECKING`` count too)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_no_module_imports_from_a_layer_above_its_own() -> None:
+    # import-linter's own command, without its cache (the run leaves nothing behind)
+    run = subprocess.run(
+        [sys.executable, "-c", "from importlinter.cli import lint_imports_command as c; c()",
+         "--no-cache", "--no-logo"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
