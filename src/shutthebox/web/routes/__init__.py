@@ -1,0 +1,12 @@
+"""The API's routes, one router per area, and the page's (see
+:func:`shutthebox.web.app.create_app`, which includes them)."""
+
+from fastapi import APIRouter
+
+from shutthebox.web.routes import actions, coaching, games, invites, pages, players
+
+api_router = APIRouter(prefix="/api")
+for area in (games, actions, invites, coaching, players):
+    api_router.include_router(area.router)
+
+__all__ = ["api_router", "pages"]

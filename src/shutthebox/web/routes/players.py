@@ -1,0 +1,51 @@
+"""The players: everyone with a finished game, and a player's statistics (counted in
+:mod:`shutthebox.web.stats`) beside optimal play's."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+from starlette.concurrency import run_in_threadpool
+
+from shutthebox.names import clean_name
+from shutthebox.web import advice
+from shutthebox.web.deps import ClientKey, ServiceDep, WorkDep
+from shutthebox.web.service import GameService
+from shutthebox.web.stats import PlayerStats
+from shutthebox.web.work import SolverWork
+
+router = APIRouter()
+
+
+async def player_stats(service: GameService, work: SolverWork, name: str,
+                       client: str) -> dict[str, Any]:
+    """The statistics of the player ``name`` (cleaned first), with optimal play's scores
+    under the rules the player played most.
+
+    :raises ShutTheBoxError: a bad name.
+    :raises GameNotFoundError: the player has no finished game.
+    """
+    name = clean_name(name)
+    found = PlayerStats(name, await run_in_threadpool(service.results, name))
+    return found.to_dict(await work.ask([client], advice.optimal_distribution,
+                                        found.rules.to_dict()))
+
+
+@router.get("/players")
+def players(service: ServiceDep) -> list[dict[str, Any]]:
+    """Everyone with a finished game."""
+    return service.players()
+
+
+@router.get("/stats")
+async def stats(player: Annotated[str, Query(min_length=1, max_length=80)],
+                service: ServiceDep, work: WorkDep, client: ClientKey) -> dict[str, Any]:
+    """A player's record, solo games, and turn scores beside optimal play's."""
+    return await player_stats(service, work, player, client)
+
+
+@router.get("/players/{name:path}/stats", include_in_schema=False)
+async def stats_by_path(name: str, service: ServiceDep, work: WorkDep,
+                        client: ClientKey) -> dict[str, Any]:
+    return await player_stats(service, work, name, client)

@@ -1,0 +1,83 @@
+"""A player's statistics from their finished games' results: the record, the turn scores,
+the solo games, all counted under the rules the player played most."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from shutthebox.rules import Rules
+
+
+class Result(Protocol):
+    """One finished game's result for the player (a row of the results table)."""
+
+    @property
+    def rules(self) -> dict[str, Any]: ...
+    @property
+    def format(self) -> str: ...
+    @property
+    def won(self) -> float: ...
+    @property
+    def scores(self) -> list[int]: ...
+    @property
+    def shut_boxes(self) -> int: ...
+
+
+def _key(rules: dict[str, Any]) -> str:
+    return json.dumps(rules, sort_keys=True)
+
+
+class PlayerStats:
+    """The statistics of ``name`` from ``rows``, their results (at least one).
+
+    >>> from types import SimpleNamespace as Row
+    >>> rows = [Row(rules={"tiles": 9}, format="solo", won=0.0, scores=[12, 0],
+    ...             shut_boxes=1),
+    ...         Row(rules={"tiles": 9}, format="single", won=1.0, scores=[7], shut_boxes=0)]
+    >>> found = PlayerStats("Ann", rows)
+    >>> found.rules.tiles
+    9
+    >>> record = found.to_dict(optimal=None)
+    >>> record["wins"], record["average_score"], record["personal_best"], record["scores"]
+    (1.0, 6.333333333333333, 0, {'12': 1, '0': 1, '7': 1})
+
+    :raises ValueError: no rows.
+    :raises ShutTheBoxError: rules that are not valid.
+    """
+
+    def __init__(self, name: str, rows: Sequence[Result]) -> None:
+        self.name = name
+        self.rows = rows
+        counts: dict[str, int] = {}
+        for row in rows:
+            counts[_key(row.rules)] = counts.get(_key(row.rules), 0) + 1
+        self._common = max(counts, key=lambda k: counts[k])
+        self.rules = Rules.from_dict(json.loads(self._common))
+        """The rules the player played most (the first played of equals): the best scores,
+        the solo games and the histogram count the games under these."""
+
+    def to_dict(self, optimal: Any) -> dict[str, Any]:
+        """The statistics as the API answers them, with ``optimal``, optimal play's
+        distribution of turn scores under :attr:`rules`."""
+        rows = self.rows
+        better = min if self.rules.lower_is_better else max
+        same = [s for r in rows if _key(r.rules) == self._common for s in r.scores]
+        turns = [s for r in rows for s in r.scores]
+        matches = [r for r in rows if r.format != "solo"]
+        solo = [s for r in rows if r.format == "solo" and _key(r.rules) == self._common
+                for s in r.scores]
+        histogram: dict[str, int] = {}
+        for score in same:
+            histogram[str(score)] = histogram.get(str(score), 0) + 1
+        return {
+            "player": self.name, "games": len(rows), "matches": len(matches),
+            "wins": sum(r.won for r in matches), "turns": len(turns),
+            "average_score": sum(turns) / len(turns) if turns else None,
+            "shut_rate": sum(r.shut_boxes for r in rows) / len(turns) if turns else None,
+            "best_score": better(same) if same else None, "rules": self.rules.to_dict(),
+            "personal_best": better(solo) if solo else None,
+            "solo": {"games": sum(1 for r in rows if r.format == "solo"),
+                     "personal_best": better(solo) if solo else None, "scores": solo},
+            "scores": histogram, "optimal": optimal}
