@@ -23,6 +23,8 @@ from shutthebox.rules import Rules
 from shutthebox.tiles import Tiles, tiles_of
 from shutthebox.turn import Phase, TurnState
 
+# The interface and the simple players are also named here: the registry's callers (the
+# manual's figures, the web's computer players) take a player and its type from one place.
 __all__ = [
     "STRENGTHS",
     "FewestTilesStrategy",
