@@ -7,7 +7,7 @@ the headers the API knows) is answered here, without FastAPI's routing, dependen
 resolution and pydantic models, which cost about as much as the move itself. Everything
 else, a body of another shape included, goes on to the FastAPI routes unchanged, so that
 the API's description, its lax parsing and its 422 messages stay in one place. Refusals
-are answered with the same table as the routes' (:func:`shutthebox.web.app.refusal`).
+are answered with the same table as the routes' (:func:`shutthebox.web.refusals.refusal`).
 
 A game's live feed (the WebSocket ``/api/games/{id}/live``, opened by every watcher of every
 game) is taken here to :class:`shutthebox.web.live.LiveFeed` the same way.
