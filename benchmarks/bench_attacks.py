@@ -235,12 +235,12 @@ def main() -> None:
     if "postgresql" in kinds and postgres_problem() is not None:
         print(f"PostgreSQL skipped: {postgres_problem()}")
         kinds.remove("postgresql")
-    figures = Figures("bench_attacks", "python3 benchmarks/bench_attacks.py --markdown")
-    for _ in range(args.runs):
-        figures.begin_run()
+    def measure(figures: Figures) -> None:
         for kind in kinds:
             attack(kind, figures)
-    figures.finish(args.markdown)
+
+    Figures("bench_attacks", "python3 benchmarks/bench_attacks.py --markdown").repeat(
+        args.runs, measure, args.markdown)
 
 
 if __name__ == "__main__":

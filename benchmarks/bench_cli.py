@@ -52,11 +52,8 @@ def main() -> None:
     parser.add_argument("--times", type=int, default=7, help="runs of each command")
     add_arguments(parser)
     args = parser.parse_args()
-    figures = Figures("bench_cli", "python3 benchmarks/bench_cli.py --markdown")
-    for _ in range(args.runs):
-        figures.begin_run()
-        measure(args.times, figures)
-    figures.finish(args.markdown)
+    Figures("bench_cli", "python3 benchmarks/bench_cli.py --markdown").repeat(
+        args.runs, lambda figures: measure(args.times, figures), args.markdown)
 
 
 def measure(runs: int, figures: Figures) -> None:

@@ -102,11 +102,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0,
                         help="hinting time, shared by the two sizes")
     args = parser.parse_args()
-    figures = Figures("bench_hints", "python3 benchmarks/bench_hints.py --markdown")
-    for _ in range(args.runs):
-        figures.begin_run()
-        measure(args.seconds, figures)
-    figures.finish(args.markdown)
+    Figures("bench_hints", "python3 benchmarks/bench_hints.py --markdown").repeat(
+        args.runs, lambda figures: measure(args.seconds, figures), args.markdown)
 
 
 if __name__ == "__main__":

@@ -405,12 +405,9 @@ def main() -> None:
                         default="both")
     add_arguments(parser, runs=1)
     args = parser.parse_args()
-    table = Table("bench_web", "python3 benchmarks/bench_web.py --database sqlite --runs 2 "
-                  "--markdown")
-    for _ in range(args.runs):
-        table.begin_run()
-        serve_and_bench(args, table)
-    table.finish(args.markdown)
+    Table("bench_web", "python3 benchmarks/bench_web.py --database sqlite --runs 2 "
+          "--markdown").repeat(args.runs, lambda table: serve_and_bench(args, table),
+                               args.markdown)
 
 
 def serve_and_bench(args: argparse.Namespace, table: Table) -> None:

@@ -112,6 +112,13 @@ class Figures:
         _, tail = rest.split(end, 1)
         page.write_text(f"{head}{begin}\n{self.markdown()}{end}{tail}", encoding="utf-8")
 
+    def repeat(self, runs: int, measure: Callable[[Figures], None], write: bool) -> None:
+        """``runs`` runs of ``measure``, then the table printed (and written, if asked)."""
+        for _ in range(runs):
+            self.begin_run()
+            measure(self)
+        self.finish(write)
+
     def finish(self, write: bool) -> None:
         """Print the table, and write it into the page when asked."""
         print()
@@ -127,8 +134,5 @@ def run(name: str, description: str, measure: Callable[[Figures], None]) -> None
     parser = argparse.ArgumentParser(description=description)
     add_arguments(parser)
     args = parser.parse_args()
-    figures = Figures(name, f"python3 benchmarks/{name}.py --markdown")
-    for _ in range(args.runs):
-        figures.begin_run()
-        measure(figures)
-    figures.finish(args.markdown)
+    Figures(name, f"python3 benchmarks/{name}.py --markdown").repeat(args.runs, measure,
+                                                                    args.markdown)
