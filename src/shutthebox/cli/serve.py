@@ -75,9 +75,9 @@ def serve_command(
     shown = f"[{host}]" if ":" in host else host
     print(f"Shut the Box is at http://{shown}:{port}/  (games stored in {safe_url(url)}; "
           "Ctrl+C stops)", flush=True)
-    # The standard asyncio loop, not uvloop: measured under a saturating load (100 busy
-    # connections), uvloop left new connections unanswered for seconds (a friend could not
-    # even open the page), where asyncio answers them in a fraction of a second.
+    # The standard asyncio loop, not uvloop: under a saturating load uvloop leaves new
+    # connections unanswered (a friend could not even open the page), where asyncio
+    # answers them (the manual's architecture page gives the measurement).
     # uvicorn's protocols, leaving no garbage per connection (shutthebox.web.connections).
     from shutthebox.web.connections import HttpProtocol, WebSocketProtocol
 

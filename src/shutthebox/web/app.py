@@ -143,16 +143,15 @@ def app_from_environment() -> FastAPI:
     starts each worker process).
 
     The garbage collector: the start-up objects are frozen out of it, and the young
-    generation is collected often, in short passes. A pass scans every young object alive
-    (the games and connections in play); measured under the benchmark's load, passes
-    every 20,000 allocations paused the server 15-45 ms every few seconds, every 2,000 for
-    3-10 ms twice a second. The server leaves no cyclic garbage per move or connection
+    generation is collected often, in short passes: a pass scans every young object alive
+    (the games and connections in play), so rare passes are long pauses of every answer.
+    The server leaves no cyclic garbage per move or connection
     (:mod:`shutthebox.web.connections`), so the middle generation is collected rarely (its
-    passes scan all the objects of games in play).
+    passes scan all the objects of games in play). The manual's architecture page gives the
+    pauses measured.
 
-    The solver's modules (numba and all, a seventh of a second) are loaded here, before the
-    first request, not by the first computer step: an import holds up every request
-    meanwhile.
+    The solver's modules (numba and all) are loaded here, before the first request, not by
+    the first computer step: an import holds up every request meanwhile.
     """
     environ = os.environ
     hosts = tuple(h.strip() for h in environ.get("SHUTTHEBOX_ALLOWED_HOSTS", "").split(",")

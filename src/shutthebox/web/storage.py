@@ -259,10 +259,8 @@ class Checkpointer:
     between), what arrived during the first, and the next commit starts the log over.
 
     Not after every checkpoint: the second one waits for two file syncs while every writer
-    waits for it, and a server's writer is its event loop. Measured under the benchmark's
-    load (1,000 moves/s, a file on this machine's disk), it held the turn for 8.5 ms
-    (median; at most 22 ms) each half second, and every answer queued behind it; with the
-    default the log starts over every 6 to 7 seconds at that load.
+    waits for it, and a server's writer is its event loop, so every answer would queue
+    behind it each time (the manual's architecture page gives the figures measured).
     """
 
     def __init__(self, engine: Engine, seconds: float = 0.5,
