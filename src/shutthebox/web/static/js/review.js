@@ -26,8 +26,7 @@ export async function show(id) {
       el("td", { "data-label": "Roll" }, d.roll && d.phase === "shut" ? d.roll.join(" + ") : "dice choice"),
       el("td", { "data-label": "Played" }, d.played),
       el("td", { "data-label": "Best" }, d.best),
-      el("td", { "data-label": `Cost (${unit})` }, d.costly ? el("strong", {}, `✗ ${d.cost.toFixed(2)}`) : "best",
-        d.costly && d.verdict ? el("span", { className: "verdict" }, d.verdict) : null)));
+      el("td", { "data-label": `Cost (${unit})` }, d.costly ? el("strong", {}, `✗ ${d.cost.toFixed(2)}`) : "best")));
   fill(box, 
     el("p", {}, el("a", { href: `/games/${id}`, "data-link": "" }, "Back to the game")),
     el("ul", { className: "verdicts" }, ...review.verdicts.map((line) => el("li", {}, line))),
