@@ -1,6 +1,6 @@
 """The rules of Shut the Box as data: one frozen :class:`Rules` value per rule set.
 
-Every axis of the rules catalogue (``shared/RULES.md``) is a field. Bad values and
+Every axis of the rules catalogue (``RULES.md`` in the repository) is a field. Bad values and
 impossible combinations raise :class:`~shutthebox.errors.RulesError` naming the field,
 the value and what is allowed.
 
