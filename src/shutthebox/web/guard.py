@@ -65,6 +65,39 @@ class Bucket:
         return (1 - self.tokens) / self.rate
 
 
+MANY_BUCKETS = 10_000
+"""Past this many keys, the buckets that are full again (their clients have been quiet) are
+forgotten before a new one is made."""
+
+
+@dataclass
+class Buckets:
+    """A token bucket per key (a client, a seat token), all of one rate and burst."""
+
+    rate: float
+    burst: float
+    _by_key: dict[str, Bucket] = field(default_factory=dict)
+
+    def take(self, key: str, now: float, count: float = 1.0) -> float:
+        """:meth:`Bucket.take` of the key's bucket (made full if it has none)."""
+        bucket = self._by_key.get(key)
+        if bucket is None:
+            if len(self._by_key) > MANY_BUCKETS:
+                self._forget(now)
+            bucket = self._by_key[key] = Bucket(self.rate, self.burst)
+        return bucket.take(now, count)
+
+    def look(self, key: str, now: float) -> float:
+        """0 if the key may take one now, else the seconds to wait; nothing is taken."""
+        bucket = self._by_key.get(key)
+        return bucket.take(now, 0.0) if bucket is not None else 0.0
+
+    def _forget(self, now: float) -> None:
+        full = now - self.burst / self.rate
+        for key in [k for k, b in self._by_key.items() if b.stamp < full]:
+            del self._by_key[key]
+
+
 @dataclass
 class RateLimits:
     """Requests a second per client address and per seat token (0: no limit)."""
@@ -73,34 +106,18 @@ class RateLimits:
     per_token: float = 20.0
     burst: float = 3.0
     """The burst allowed, in seconds' worth of requests."""
-    _clients: dict[str, Bucket] = field(default_factory=dict)
-    _tokens: dict[str, Bucket] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._clients = Buckets(self.per_client, self.per_client * self.burst)
+        self._tokens = Buckets(self.per_token, self.per_token * self.burst)
 
     def wait(self, client: str, token: str | None) -> float:
         """0 if the request may go on, else the seconds to wait."""
         now = time.monotonic()
-        if len(self._clients) > 10_000 or len(self._tokens) > 10_000:
-            self._forget(now)
-        wait = 0.0
-        if self.per_client:
-            bucket = self._clients.get(client)
-            if bucket is None:
-                bucket = self._clients[client] = Bucket(self.per_client,
-                                                        self.per_client * self.burst)
-            wait = bucket.take(now)
+        wait = self._clients.take(client, now) if self.per_client else 0.0
         if token and self.per_token and not wait:
-            bucket = self._tokens.get(token)
-            if bucket is None:
-                bucket = self._tokens[token] = Bucket(self.per_token,
-                                                      self.per_token * self.burst)
-            wait = bucket.take(now)
+            wait = self._tokens.take(token, now)
         return wait
-
-    def _forget(self, now: float) -> None:
-        """Drop the buckets that are full again (their clients have been quiet)."""
-        for buckets in (self._clients, self._tokens):
-            for key in [k for k, b in buckets.items() if now - b.stamp > b.burst / b.rate]:
-                del buckets[key]
 
 
 INVITE_MISSES = 1.0
@@ -115,23 +132,16 @@ class MissLimit:
 
     rate: float = INVITE_MISSES
     burst: float = 10.0
-    _clients: dict[str, Bucket] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._clients = Buckets(self.rate, self.burst)
 
     def wait(self, client: str) -> float:
         """0 if the client may ask, else the seconds until it may."""
-        bucket = self._clients.get(client)
-        return bucket.take(time.monotonic(), 0.0) if bucket is not None else 0.0
+        return self._clients.look(client, time.monotonic())
 
     def missed(self, client: str) -> None:
-        now = time.monotonic()
-        if len(self._clients) > 10_000:
-            for key in [k for k, b in self._clients.items()
-                        if now - b.stamp > b.burst / b.rate]:
-                del self._clients[key]
-        bucket = self._clients.get(client)
-        if bucket is None:
-            bucket = self._clients[client] = Bucket(self.rate, self.burst)
-        bucket.take(now)
+        self._clients.take(client, time.monotonic())
 
 
 HEADERS_KEY = "shutthebox.headers"
