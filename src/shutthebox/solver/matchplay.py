@@ -474,6 +474,21 @@ def _save(path: Any, solution: MatchSolution) -> None:
     partial.replace(path)
 
 
+def table_needed(game_format: str | GameFormat, players: int) -> GameFormat | None:
+    """The format whose two-player table exact play reads in a game of ``players``: a battle,
+    or a match of several rounds between two or more (against more, the table of the
+    leading rival); None where exact play needs none (a game alone, a single round, which
+    are solved exactly and cheaply).
+
+    >>> table_needed("loser-at:100", 3), table_needed("single", 2), table_needed("rounds:3", 1)
+    (GameFormat.parse('loser-at:100'), None, None)
+    """
+    fmt = GameFormat.parse(game_format) if isinstance(game_format, str) else game_format
+    if fmt.kind is FormatKind.BATTLE or (fmt.multi_round and players >= 2):
+        return fmt
+    return None
+
+
 def is_cached(rules: Rules, game_format: str | GameFormat) -> bool:
     """Whether the table is already in memory or on disk (no progress bar is needed)."""
     fmt = GameFormat.parse(game_format) if isinstance(game_format, str) else game_format

@@ -23,7 +23,8 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from shutthebox.match import Match, replay
+from shutthebox.match import GameFormat, Match, replay
+from shutthebox.rules import Rules
 from shutthebox.strategies import Strategy, make_strategy
 from shutthebox.tiles import tiles_of
 from shutthebox.turn import Phase
@@ -55,21 +56,22 @@ by interactive work; a dearer one only in the background (see :mod:`shutthebox.w
 and until it is there the answers that need it say they are approximate."""
 
 
-def table_missing(log: Mapping[str, Any]) -> str | None:
-    """The format of the two-player match table that exact play of the logged game needs,
-    when it is neither kept (in memory or on disk) nor cheap enough to work out now; else
-    None."""
-    from shutthebox.match import FormatKind, GameFormat
-    from shutthebox.rules import Rules
-
-    fmt = GameFormat.parse(log["format"])
-    if not (fmt.kind is FormatKind.BATTLE or (fmt.multi_round and len(log["players"]) >= 2)):
-        return None
+def table_ready(rules: Rules, fmt: GameFormat) -> bool:
+    """Whether exact play may read the match table now: it is kept (in memory or on disk),
+    or it is cheap enough to work out where it is needed (:data:`INLINE_SECONDS`)."""
     from shutthebox.solver.cost import table_seconds
     from shutthebox.solver.matchplay import is_cached
 
-    rules = Rules.from_dict(dict(log["rules"]))
-    if is_cached(rules, fmt) or table_seconds(rules, fmt) <= INLINE_SECONDS:
+    return table_seconds(rules, fmt) <= INLINE_SECONDS or is_cached(rules, fmt)
+
+
+def table_missing(log: Mapping[str, Any]) -> str | None:
+    """The format of the two-player match table that exact play of the logged game needs,
+    when it is not :func:`table_ready`; else None."""
+    from shutthebox.solver.matchplay import table_needed
+
+    fmt = table_needed(log["format"], len(log["players"]))
+    if fmt is None or table_ready(Rules.from_dict(dict(log["rules"])), fmt):
         return None
     return str(fmt)
 

@@ -29,7 +29,6 @@ from shutthebox.web.work import (
     SolverWork,
     TableDroppedError,
     rules_of,
-    table_format,
 )
 
 log = logging.getLogger(__name__)
@@ -52,6 +51,7 @@ class ComputerDriver:
         self.scan_every = scan_every
         self._running: dict[str, asyncio.Task[None]] = {}
         self._failed: dict[str, int] = {}
+        """Games whose server step failed, and at which event: each is logged once."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._scanner: asyncio.Task[None] | None = None
 
@@ -79,12 +79,13 @@ class ComputerDriver:
             self._running[game_id] = asyncio.create_task(self._drive(game_id))
 
     async def _drive(self, game_id: str) -> None:
+        steps, where = 0, -1
         try:
-            steps = 0
             while True:
                 step = await run_in_threadpool(self.service.next_step, game_id)
                 if step is None:
                     return
+                where = step.count
                 if step.pace == "watch" and self.delay:
                     await asyncio.sleep(self.delay)
                 elif steps % INSTANT_BUDGET == INSTANT_BUDGET - 1:
@@ -100,14 +101,15 @@ class ComputerDriver:
                                             step.seat, strategy)
                 if not await run_in_threadpool(self.service.play_step, step, action):
                     return          # another server process moved it on
+                self._failed.pop(game_id, None)
                 steps += 1
         except asyncio.CancelledError:
             raise
         except (WorkDroppedError, TableDroppedError):
             pass                    # the game waits for the next scan
         except Exception:           # the game waits for the next scan; the server goes on
-            if self._failed.get(game_id) != steps:   # once per game and step, not per scan
-                self._failed[game_id] = steps
+            if self._failed.get(game_id) != where:   # once per game and step, not per scan
+                self._failed[game_id] = where
                 log.exception("the server's step in game %s failed", game_id)
         finally:
             self._running.pop(game_id, None)
@@ -119,8 +121,10 @@ class ComputerDriver:
         match whose table is beyond the budget plays by :data:`APPROXIMATE`. None: the table
         is missing and nobody follows the game, so it is not worked out now."""
         assert strategy is not None
+        from shutthebox.solver.matchplay import table_needed
+
         rules = rules_of(log)
-        fmt = table_format(rules, str(log["format"]), len(log["players"]))  # type: ignore[arg-type]
+        fmt = table_needed(str(log["format"]), len(log["players"]))  # type: ignore[arg-type]
         if fmt is None or strategy not in EXACT_COMPUTERS:
             return strategy
         status = await run_in_threadpool(self.work.table_status, rules, fmt)

@@ -137,12 +137,26 @@ def _let_go(transport: asyncio.BaseTransport | None) -> None:
         transport._read_ready_cb = None
 
 
-class HttpProtocol(HttpToolsProtocol):
-    """uvicorn's ``httptools`` protocol (``uvicorn.run(..., http=HttpProtocol)``), held to
-    :data:`LIMITS`."""
+class _Counted:
+    """A connection counted among its client's open ones until it is lost."""
 
     _client = ""
     _counted = False
+
+    def count_for(self, client: str) -> None:
+        """Count this connection as the client's (already counted: an upgraded one)."""
+        self._client, self._counted = client, True
+
+    def _stop_counting(self) -> None:
+        if self._counted:
+            _count(self._client, -1)
+            self._counted = False
+
+
+class HttpProtocol(_Counted, HttpToolsProtocol):
+    """uvicorn's ``httptools`` protocol (``uvicorn.run(..., http=HttpProtocol)``), held to
+    :data:`LIMITS`."""
+
     _head_pending = False
     _head_seen = 0
     _due_part = "head"
@@ -150,9 +164,8 @@ class HttpProtocol(HttpToolsProtocol):
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
-        self._client = client_key({"client": self.client})
+        self.count_for(client_key({"client": self.client}))
         _count(self._client, 1)
-        self._counted = True
         limits = LIMITS
         if limits.per_client and _open[self._client] > limits.per_client:
             self._refuse(429, "Too Many Requests", f"more than {limits.per_client} "
@@ -181,14 +194,14 @@ class HttpProtocol(HttpToolsProtocol):
         _due.add(self)
         _watch(self.loop)
 
-    def _head_done(self) -> None:
+    def _nothing_due(self) -> None:
         self._head_pending = False
         _due.discard(self)
 
     def _late(self) -> None:
         """The head or the body is later than allowed: cut the connection off."""
         part = self._due_part
-        self._head_done()
+        self._nothing_due()
         if self.transport.is_closing():
             return
         if part == "head" and self.cycle is None and not self._head_seen:
@@ -234,7 +247,7 @@ class HttpProtocol(HttpToolsProtocol):
         self._refuse(400, "Bad Request", "the request is not well-formed HTTP")
 
     def handle_websocket_upgrade(self) -> None:
-        self._head_done()
+        self._nothing_due()
         super().handle_websocket_upgrade()
         self.parser = None  # type: ignore[assignment]  # as connection_lost does
         socket = self.transport.get_protocol()
@@ -243,30 +256,19 @@ class HttpProtocol(HttpToolsProtocol):
             self._counted = False
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._head_done()
-        if self._counted:
-            _count(self._client, -1)
-            self._counted = False
+        self._nothing_due()
+        self._stop_counting()
         super().connection_lost(exc)
         _let_go(self.transport)
 
 
-class WebSocketProtocol(WebSocketsSansIOProtocol):
+class WebSocketProtocol(_Counted, WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol (``uvicorn.run(..., ws=WebSocketProtocol)``):
     no tasks and timers of its own per connection (uvicorn's default one runs four tasks
     for every game's live feed)."""
 
-    _client = ""
-    _counted = False
-
-    def count_for(self, client: str) -> None:
-        """Count this connection as the client's until it is lost (an upgraded HTTP one)."""
-        self._client, self._counted = client, True
-
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._counted:
-            _count(self._client, -1)
-            self._counted = False
+        self._stop_counting()
         super().connection_lost(exc)
         _let_go(self.transport)
 

@@ -73,16 +73,6 @@ class TableDroppedError(ShutTheBoxError):
     """A table was dropped before it was built (nobody watches the games that need it)."""
 
 
-def table_format(rules: Rules, game_format: str | GameFormat, players: int
-                 ) -> GameFormat | None:
-    """The format whose two-player table exact play of this game reads, or None when no table
-    is needed (a single round or a game alone, which are solved exactly and cheaply)."""
-    fmt = GameFormat.parse(game_format) if isinstance(game_format, str) else game_format
-    if fmt.kind is FormatKind.BATTLE or (fmt.multi_round and players >= 2):
-        return fmt
-    return None
-
-
 def fits_text(rules: Rules, fmt: GameFormat, budget: float) -> str:
     """What this server solves exactly of the format, in a sentence.
 
@@ -106,30 +96,6 @@ def fits_text(rules: Rules, fmt: GameFormat, budget: float) -> str:
     return (f"{where} is solved exactly up to {largest} rounds on this server"
             if what == "rounds" else
             f"{where} is solved exactly up to {what} of {largest} on this server")
-
-
-def check_computers(rules: Rules, game_format: str, computers: list[str | None],
-                    budget: float, approximate: bool) -> list[str | None]:
-    """The computers of a new game as they will play it: unchanged when their exact play fits
-    the budget (or needs no table), else, if ``approximate``, playing by :data:`APPROXIMATE`.
-
-    :raises BeyondBudgetError: exact play does not fit and ``approximate`` is off; the message
-        says what fits.
-    """
-    fmt = table_format(rules, game_format, len(computers))
-    if fmt is None or not any(c in EXACT_COMPUTERS for c in computers):
-        return computers
-    from shutthebox.solver.cost import table_seconds
-    from shutthebox.solver.matchplay import is_cached
-
-    if table_seconds(rules, fmt) <= budget or is_cached(rules, fmt):
-        return computers
-    if approximate:
-        return [APPROXIMATE if c in EXACT_COMPUTERS else c for c in computers]
-    raise BeyondBudgetError(
-        f"{fits_text(rules, fmt, budget)}: choose a lower number, or ask for the computers "
-        "to play it approximately (\"approximate\": true: each turn for its best expected "
-        "score)")
 
 
 @dataclass
@@ -228,18 +194,39 @@ class SolverWork:
     # --- tables -----------------------------------------------------------------------
 
     def table_status(self, rules: Rules, fmt: GameFormat) -> str:
-        """``ready`` (in memory or on disk, or cheap enough to work out where it is needed:
-        :data:`~shutthebox.web.advice.INLINE_SECONDS`), ``building``, ``fits`` (within the
-        budget, not started) or ``beyond`` (dearer than the budget)."""
+        """``ready`` (:func:`~shutthebox.web.advice.table_ready`), ``building``, ``fits``
+        (within the budget, not started) or ``beyond`` (dearer than the budget)."""
         from shutthebox.solver.cost import table_seconds
-        from shutthebox.solver.matchplay import is_cached
 
         if (rules, str(fmt)) in self._builds:
             return "building"
-        seconds = table_seconds(rules, fmt)
-        if seconds <= advice.INLINE_SECONDS or is_cached(rules, fmt):
+        if advice.table_ready(rules, fmt):
             return "ready"
-        return "fits" if seconds <= self.budget else "beyond"
+        return "fits" if table_seconds(rules, fmt) <= self.budget else "beyond"
+
+    def check_computers(self, rules: Rules, game_format: str, computers: list[str | None],
+                        approximate: bool) -> tuple[list[str | None], GameFormat | None]:
+        """The computers of a new game as they will play it, and the match table to start
+        for them (None: no table to start). Unchanged when their exact play needs no table or
+        one within the budget; else, if ``approximate``, playing by :data:`APPROXIMATE`.
+
+        :raises BeyondBudgetError: exact play is beyond the budget and ``approximate`` is
+            off; the message says what fits.
+        """
+        from shutthebox.solver.matchplay import table_needed
+
+        fmt = table_needed(game_format, len(computers))
+        if fmt is None or not any(c in EXACT_COMPUTERS for c in computers):
+            return computers, None
+        status = self.table_status(rules, fmt)
+        if status != "beyond":
+            return computers, fmt if status == "fits" else None
+        if approximate:
+            return [APPROXIMATE if c in EXACT_COMPUTERS else c for c in computers], None
+        raise BeyondBudgetError(
+            f"{fits_text(rules, fmt, self.budget)}: choose a lower number, or ask for the "
+            "computers to play it approximately (\"approximate\": true: each turn for its "
+            "best expected score)")
 
     def reserve_table(self, rules: Rules, fmt: GameFormat, client: str | None = None
                       ) -> asyncio.Future[None]:
@@ -251,6 +238,17 @@ class SolverWork:
         :raises ServerBusyError: :data:`MAX_WAITING_BUILDS` tables are waiting.
         :raises BeyondBudgetError: the table is dearer than the budget.
         """
+        return self._build(rules, fmt, client).done
+
+    def request_table(self, rules: Rules, fmt: GameFormat, game_id: str,
+                      client: str | None = None) -> asyncio.Future[None]:
+        """The table's build (:meth:`reserve_table`), which the game waits for."""
+        build = self._build(rules, fmt, client)
+        build.games.add(game_id)
+        self.asked(game_id)
+        return build.done
+
+    def _build(self, rules: Rules, fmt: GameFormat, client: str | None) -> _Build:
         key = (rules, str(fmt))
         build = self._builds.get(key)
         if build is None:
@@ -270,17 +268,7 @@ class SolverWork:
             self._wake.set()
         if client is not None:
             build.clients.add(client)
-        return build.done
-
-    def request_table(self, rules: Rules, fmt: GameFormat, game_id: str,
-                      client: str | None = None) -> asyncio.Future[None]:
-        """The table's build (:meth:`reserve_table`), which the game waits for."""
-        done = self.reserve_table(rules, fmt, client)
-        build = self._builds.get((rules, str(fmt)))
-        if build is not None:
-            build.games.add(game_id)
-        self.asked(game_id)
-        return done
+        return build
 
     def fraction(self) -> float:
         """How far the table being built is, 0 to 1."""

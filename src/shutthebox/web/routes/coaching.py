@@ -19,7 +19,6 @@ from shutthebox.web.work import (
     SolverWork,
     TooMuchWorkError,
     rules_of,
-    table_format,
 )
 
 router = APIRouter()
@@ -49,8 +48,10 @@ async def build_if_it_fits(work: SolverWork, game_id: str, log: dict[str, Any],
                            client: str) -> None:
     """Start the table an approximate answer lacked, if it fits the budget (and the
     client may ask for one), so that the next answer is exact."""
+    from shutthebox.solver.matchplay import table_needed
+
     rules = rules_of(log)
-    table = table_format(rules, log["format"], len(log["players"]))
+    table = table_needed(log["format"], len(log["players"]))
     if table is None or await run_in_threadpool(work.table_status, rules, table) != "fits":
         return
     with contextlib.suppress(TooMuchWorkError, ServerBusyError):

@@ -26,7 +26,7 @@ from shutthebox.web.deps import (
 )
 from shutthebox.web.seats import SeatKind, bearer_tokens
 from shutthebox.web.service import GameService, SeatSpec
-from shutthebox.web.work import EXACT_COMPUTERS, SolverWork, check_computers, table_format
+from shutthebox.web.work import SolverWork
 
 router = APIRouter()
 
@@ -80,17 +80,13 @@ async def start(service: GameService, work: SolverWork, blocking: Blocking, body
             raise ShutTheBoxError(f"the computer seat {seat.name!r} needs a strength: "
                                   f"one of {', '.join(STRENGTHS)}")
     fmt = body.format or ("solo" if len(seats) == 1 else "single")
-    computers = await run_in_threadpool(check_computers, rules, fmt,
-                                        [s.computer for s in seats], work.budget,
-                                        body.approximate)
+    computers, table = await run_in_threadpool(work.check_computers, rules, fmt,
+                                               [s.computer for s in seats], body.approximate)
     seats = [SeatSpec(s.name, s.kind, c) for s, c in zip(seats, computers, strict=True)]
-    table = table_format(rules, fmt, len(seats))
-    build = None
-    if table is not None and any(c in EXACT_COMPUTERS for c in computers) and \
-            await run_in_threadpool(work.table_status, rules, table) == "fits":
-        build = work.reserve_table(rules, table, client)
+    if table is not None:       # reserved first: a client's second table is refused uncreated
+        work.reserve_table(rules, table, client)
     state = await blocking(service.create, rules, fmt, _stake(body.stake), seats, body.pace)
-    if build is not None and table is not None:
+    if table is not None:
         work.request_table(rules, table, state["id"])
     return state
 
