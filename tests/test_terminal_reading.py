@@ -28,6 +28,7 @@ from shutthebox.terminal.game import Outcome
 from shutthebox.terminal.session import GameSession
 from shutthebox.terminal.words import narrate
 from shutthebox.tiles import tile_bit, tiles_of
+from tests.test_play_cli import answers_shutting_first_moves
 from tests.test_terminal_app import KEY_OF, flat, screen_text, session_of, settle
 
 
@@ -116,14 +117,7 @@ def test_the_players_table_keeps_names_whole_on_one_line() -> None:
     long_name = "A" * 40
     match = Match(MatchConfig(Rules(), GameFormat.parse("single"),
                               (long_name, "CPU 1 (hard)", "CPU 2 (medium)")))
-    rng = random.Random(1)
-    while not match.is_over:
-        if match.pending.is_chance:
-            match.roll(rng)
-        else:
-            turn = match.pending.turn
-            assert turn is not None
-            match.decide(turn.legal_actions()[0])
+    answers_shutting_first_moves(match, random.Random(1))      # played out
     console = Console(file=io.StringIO(), width=52 - 4)
     console.print(scores_table(match))
     text = console.file.getvalue()   # type: ignore[attr-defined]
