@@ -297,7 +297,11 @@ class SolverPool:
         executor, self._executor = self._executor, None
         if executor is None:
             return
+        # Python 3.11's executor names neither its workers nor its manager thread and result
+        # queue publicly; a shutdown that does not wait forgets them, so they are taken first.
         processes: list[Any] = list((getattr(executor, "_processes", None) or {}).values())
+        manager: threading.Thread | None = getattr(executor, "_executor_manager_thread", None)
+        results: Any = getattr(executor, "_result_queue", None)
         executor.shutdown(wait=False, cancel_futures=True)
         deadline = time.monotonic() + 0.5
         for process in processes:
@@ -306,4 +310,7 @@ class SolverPool:
             if process.is_alive():
                 process.terminate()
                 process.join(1.0)
-        executor.shutdown(wait=True)    # its workers gone: lets go of its queues at once
+        if manager is not None:     # its workers gone, it lets go of the queues as it ends
+            manager.join(5.0)
+        if results is not None:     # as shutdown(wait=True) does
+            results.close()
