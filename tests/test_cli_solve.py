@@ -142,8 +142,11 @@ def test_review_of_the_optimal_player_costs_nothing(tmp_path: Path) -> None:
     path = logged_game(tmp_path, Rules())
     data = json.loads(invoke("review", str(path), "--json"))
     assert data["total_cost"].get("Opt", 0.0) == pytest.approx(0.0, abs=1e-12)
+    assert "Opt: no mistakes." in data["verdicts"]
     out = invoke("review", str(path))
-    assert "total cost" in out and "Review of game.json" in out
+    assert "Review of game.json" in out
+    for line in data["verdicts"]:
+        assert line in " ".join(out.split())
 
 
 def test_review_refuses_a_log_that_does_not_replay(tmp_path: Path) -> None:

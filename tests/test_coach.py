@@ -163,6 +163,7 @@ def test_the_library_the_web_and_the_command_line_give_the_same_review(
     cli = json.loads(capsys.readouterr().out)
     assert cli["decisions"] == [d.to_dict() for d in reviewed]
     assert cli["total_cost"] == reviewed.total_costs()
+    assert cli["verdicts"] == reviewed.verdicts() and cli["mistakes"] == reviewed.mistakes()
     assert [(d["index"], d["played"], d["best"]) for d in web["decisions"]] \
         == [(d["index"], d["played"], d["best"]) for d in cli["decisions"]]
     scale = 100.0 if web["unit"] == "percentage points" else 1.0

@@ -404,10 +404,11 @@ def review_command(
     if objective is not None:
         parse_objective(objective)
     reviewed = review(load_log(game), objective)
-    costs = reviewed.total_costs()
     if as_json:
         data: dict[str, Any] = {"decisions": [r.to_dict() for r in reviewed],
-                                "total_cost": costs}
+                                "total_cost": reviewed.total_costs(),
+                                "mistakes": reviewed.mistakes(),
+                                "verdicts": reviewed.verdicts()}
         print(json.dumps(data, indent=2))
         return
     console = Console()
@@ -415,21 +416,20 @@ def review_command(
               "the optimal player's aim: the chance to win the match (the expected score "
               "in a game alone)")
     table = Table(title=f"Review of {game.name}", caption=f"cost: what a decision lost "
-                  f"against the best, judged by {judged}")
+                  f"against the best, judged by {judged}; mistakes in yellow")
     for column in ("#", "player", "open", "roll", "played", "best", "cost"):
         table.add_column(column)
     for r in reviewed:
-        cost = ("" if r.cost < 1e-9 else f"{r.cost * 100:.4f} %" if r.unit == "chance"
-                else f"{r.cost:.4f}")
-        style = "" if not cost else "yellow"
+        # Costs too small to count as a mistake are shown, dimmed, so that a reader sees
+        # the solver's exact figure without being told off for a rounding-size loss.
+        cost = ("" if r.cost < 1e-9 else f"{r.shown_cost:.4f} {r.shown_unit}")
+        style = "yellow" if r.costly else "dim" if cost else ""
         table.add_row(str(r.index), r.player, format_tiles(r.open_tiles),
                       format_roll(r.roll) if r.roll and r.phase == "shut" else "",
                       r.describe(r.played), r.describe(r.best), cost, style=style)
     console.print(table)
-    in_chance = any(r.unit == "chance" for r in reviewed)
-    for player, total in costs.items():
-        console.print(f"{player}: total cost {total * 100:.4f} percentage points of chance"
-                      if in_chance else f"{player}: total cost {total:.4f}")
+    for line in reviewed.verdicts():
+        console.print(line, markup=False)
 
 
 def register(app: typer.Typer) -> None:
