@@ -1,0 +1,94 @@
+"""The tables: games, their event logs, seats, the answers to repeated requests and the
+results of finished games. Alembic's migrations (``shutthebox/web/migrations``) build and
+change them in a database; these declarations are what the code reads and writes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, cast
+
+from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, Table, Text
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seats: Mapped[list[Any]] = mapped_column(JSON)
+    """Per seat: null for a human, or the computer strategy's name."""
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``waiting`` (for friends to take open seats), ``playing`` or ``over``."""
+    waiting_for: Mapped[str] = mapped_column(String(8), index=True, default="human")
+    """Who acts next: ``join``, ``human``, ``server`` (dice or a computer) or ``nobody``."""
+    event_count: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[datetime] = mapped_column(DateTime)
+    updated: Mapped[datetime] = mapped_column(DateTime)
+
+
+class EventRow(Base):
+    __tablename__ = "events"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    position: Mapped[int] = mapped_column(Integer, primary_key=True)
+    data: Mapped[str] = mapped_column(Text)
+
+
+class SeatRow(Base):
+    """Who holds a seat: its kind, name, the hash of its secret token and its invite."""
+
+    __tablename__ = "seats"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    """``here`` (a human at the creator's device), ``computer`` or ``open`` (for a friend)."""
+    name: Mapped[str] = mapped_column(String(80))
+    computer: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
+    invite: Mapped[str | None] = mapped_column(String(16), nullable=True, unique=True)
+    joined: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+
+
+class AnswerRow(Base):
+    """The first answer to an action sent with an ``Idempotency-Key``."""
+
+    __tablename__ = "answers"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(128), primary_key=True)
+    status: Mapped[int] = mapped_column(Integer)
+    body: Mapped[str] = mapped_column(Text)
+    created: Mapped[datetime] = mapped_column(DateTime)
+
+
+class PlayerResultRow(Base):
+    """One finished turn-based game's result for one human or computer player."""
+
+    __tablename__ = "results"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player: Mapped[str] = mapped_column(String(80), index=True)
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    format: Mapped[str] = mapped_column(String(32))
+    won: Mapped[float] = mapped_column()
+    scores: Mapped[list[int]] = mapped_column(JSON)
+    """The player's turn scores in this game."""
+    shut_boxes: Mapped[int] = mapped_column(Integer)
+    finished: Mapped[datetime] = mapped_column(DateTime)
+
+
+GAMES = cast(Table, GameRow.__table__)
+EVENTS = cast(Table, EventRow.__table__)
+SEATS = cast(Table, SeatRow.__table__)
+ANSWERS = cast(Table, AnswerRow.__table__)
+RESULTS = cast(Table, PlayerResultRow.__table__)
+"""The tables themselves: the hot path of a move uses plain Core statements on them, which
+costs a fraction of the ORM's bookkeeping."""
