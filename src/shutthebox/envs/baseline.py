@@ -54,6 +54,16 @@ class MatchBaseline:
         self._solution: MatchSolution | None = None
         self._turns: dict[Any, Solution] = {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The configuration alone: a copy or an unpickled baseline solves (or reads the
+        solver's disk cache) again on first use, since the tables hold locks and local
+        functions."""
+        return {"config": self.config, "available": self.available}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.config, self.available = state["config"], state["available"]
+        self._solution, self._turns = None, {}
+
     @property
     def solution(self) -> MatchSolution:
         """The solver's match tables (solved, or read from the disk cache, on first use)."""

@@ -76,9 +76,7 @@ class ShutTheBoxMatchEnv(gym.Env[npt.NDArray[np.float64], int]):
         self.config = MatchConfig(self.rules, GameFormat.parse(format), tuple(seats))
         self._rng = random.Random()
         self._seeded = False
-        self.opponents: dict[int, Strategy] = {
-            s: make_strategy(name, self.rules, self._rng)
-            for s, name in enumerate(seats) if s != seat}
+        self.opponents = self._make_opponents()
         self.actions = (1 << self.rules.tiles) + 2
         self.action_space = LegalActions(  # type: ignore[assignment]
             self.actions, self.action_masks)
@@ -87,6 +85,25 @@ class ShutTheBoxMatchEnv(gym.Env[npt.NDArray[np.float64], int]):
         self.match = Match(self.config)
         self._forfeit = False
         self._over_at_reset = False
+
+    def _make_opponents(self) -> dict[int, Strategy]:
+        """The computer players by seat, drawing their chances from the environment's
+        generator."""
+        return {s: make_strategy(name, self.rules, self._rng)
+                for s, name in enumerate(self.config.players) if s != self.seat}
+
+    # --- travelling: pickles and copies carry the configuration and the match -------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        del state["opponents"]    # the solver's players may hold local functions
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.opponents = self._make_opponents()
+        self.action_space = LegalActions(  # type: ignore[assignment]
+            self.actions, self.action_masks)
 
     # --- what the agent sees -------------------------------------------------------------
 

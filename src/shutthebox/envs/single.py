@@ -86,14 +86,20 @@ class LegalActions(spaces.Discrete):
     """The action space; sampling it without a mask draws among the legal actions now
     (so random agents and the Gymnasium checker play legal moves)."""
 
-    def __init__(self, n: int, legal: Callable[[], npt.NDArray[np.int8]]) -> None:
+    def __init__(self, n: int, legal: Callable[[], npt.NDArray[np.int8]] | None) -> None:
         super().__init__(n)
         self._legal = legal
 
     def sample(self, mask: Any = None, probability: Any = None) -> np.int64:
-        if mask is None and probability is None:
+        if mask is None and probability is None and self._legal is not None:
             mask = self._legal()
         return super().sample(mask=mask, probability=probability)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The space without its environment: a space sent alone to another process (as
+        ``AsyncVectorEnv`` sends it to check its workers) or copied is a plain ``Discrete``
+        there; the environment links its own space again when it is itself unpickled."""
+        return {**self.__dict__, "_legal": None}
 
 
 class ShutTheBoxEnv(gym.Env[dict[str, Any], int]):
@@ -129,6 +135,19 @@ class ShutTheBoxEnv(gym.Env[dict[str, Any], int]):
         self._episode = 0
         self._episode_key = 0
         self._rolls = 0
+
+    # --- travelling: pickles and copies carry the configuration and the turn ---------------
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        del state["objective"]    # the solver's objectives may hold local functions
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.objective = reward_objective(self.reward_name)
+        self.action_space = LegalActions(  # type: ignore[assignment]
+            self.actions, self.action_mask)
 
     # --- what the agent sees ---------------------------------------------------------------
 
