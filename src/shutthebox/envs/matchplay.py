@@ -41,7 +41,13 @@ import numpy.typing as npt
 
 from shutthebox.envs.baseline import MatchBaseline
 from shutthebox.envs.multi import act, legal_mask, observation_box, observation_vector
-from shutthebox.envs.single import IllegalActionError, LegalActions, RewardError, make_rules
+from shutthebox.envs.single import (
+    IllegalActionError,
+    LegalActions,
+    RewardError,
+    Travelling,
+    make_rules,
+)
 from shutthebox.match import GameFormat, Match, MatchConfig
 from shutthebox.players.base import Strategy
 from shutthebox.strategies import make_strategy
@@ -50,7 +56,7 @@ AGENT = "agent"
 """The agent's name in the match."""
 
 
-class ShutTheBoxMatchEnv(gym.Env[npt.NDArray[np.float64], int]):
+class ShutTheBoxMatchEnv(Travelling, gym.Env[npt.NDArray[np.float64], int]):
     """A whole match of Shut the Box against computer players."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's
@@ -92,15 +98,9 @@ class ShutTheBoxMatchEnv(gym.Env[npt.NDArray[np.float64], int]):
         return {s: make_strategy(name, self.rules, self._rng)
                 for s, name in enumerate(self.config.players) if s != self.seat}
 
-    # --- travelling: pickles and copies carry the configuration and the match -------------
+    _rebuilt = ("opponents",)
 
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        del state["opponents"]    # the solver's players may hold local functions
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+    def _rebuild(self) -> None:
         self.opponents = self._make_opponents()
         self.action_space = LegalActions(  # type: ignore[assignment]
             self.actions, self.action_masks)

@@ -29,7 +29,7 @@ The dice come from a counter-based stream drawn from ``np_random`` at every seed
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, SupportsFloat
+from typing import Any, ClassVar, SupportsFloat
 
 import gymnasium as gym
 import numpy as np
@@ -102,7 +102,26 @@ class LegalActions(spaces.Discrete):
         return {**self.__dict__, "_legal": None}
 
 
-class ShutTheBoxEnv(gym.Env[dict[str, Any], int]):
+class Travelling:
+    """Pickles and copies of an environment carry its configuration and the game under way,
+    without what :meth:`_rebuild` makes again from them: the solver's objects may hold local
+    functions and locks."""
+
+    _rebuilt: ClassVar[tuple[str, ...]] = ()
+    """The attributes left out of a copy, then rebuilt."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k not in self._rebuilt}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """Make the left-out attributes again, and link the action space to this copy."""
+
+
+class ShutTheBoxEnv(Travelling, gym.Env[dict[str, Any], int]):
     """One turn of Shut the Box under any rules, with a ``score``, ``shut`` or ``beat:T``
     reward."""
 
@@ -136,15 +155,9 @@ class ShutTheBoxEnv(gym.Env[dict[str, Any], int]):
         self._episode_key = 0
         self._rolls = 0
 
-    # --- travelling: pickles and copies carry the configuration and the turn ---------------
+    _rebuilt = ("objective",)
 
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        del state["objective"]    # the solver's objectives may hold local functions
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+    def _rebuild(self) -> None:
         self.objective = reward_objective(self.reward_name)
         self.action_space = LegalActions(  # type: ignore[assignment]
             self.actions, self.action_mask)
