@@ -82,10 +82,11 @@ def serve_command(
     from shutthebox.web.connections import HttpProtocol, WebSocketProtocol
 
     # uvicorn stops gracefully on SIGTERM (what `systemctl stop` and `docker stop` send),
-    # then raises the signal again: under its default action the process died of it (exit
-    # status -15) without Python's exit handlers. Now it exits 0, through them. (The solver
-    # pool frees its own queues as the app stops, SolverPool.close: uvicorn's worker
-    # processes, under --workers N, still die of the signal.)
+    # then raises the signal again: under the signal's default action the process would die
+    # of it (exit status -15) without Python's exit handlers, and a service manager would
+    # call a clean stop a failure. So the signal ends the process through them, status 0.
+    # (uvicorn's worker processes, under --workers N, still die of the signal: the solver
+    # pool frees its own queues as the app stops, SolverPool.close.)
     signal.signal(signal.SIGTERM, _exit_quietly)
     # Forwarded headers only from the proxies named: uvicorn's own default believes them
     # from 127.0.0.1, so any local client could be a new address at every request (and
