@@ -237,7 +237,7 @@ def hint(match: Match, *, match_tables: bool = True) -> Hint:
     """
     pending = match.pending
     if pending.turn is None or not pending.is_decision:
-        raise NoDecisionError(f"no decision to hint: the match waits for {pending.kind!r}")
+        raise NoDecisionError(f"no decision to hint: the match waits for {pending.kind.value!r}")
     return rank(pending.turn, aim(match.rules, match.situation(), match_tables=match_tables))
 
 

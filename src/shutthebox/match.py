@@ -28,6 +28,7 @@ import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -115,25 +116,52 @@ class MatchConfig:
                    tuple(data["players"]), int(data.get("stake", 0)))
 
 
+class PendingKind(StrEnum):
+    """What kind of node the match is at: its values are the words of the web API's
+    ``pending.kind``, so the wire reads the same."""
+
+    ROLL_OFF = "roll-off"
+    ROLL = "roll"
+    CHOOSE_DICE = "choose-dice"
+    SHUT = "shut"
+    OVER = "over"
+
+    @property
+    def is_chance(self) -> bool:
+        """A roll-off roll or a dice roll."""
+        return self in (PendingKind.ROLL_OFF, PendingKind.ROLL)
+
+    @property
+    def is_decision(self) -> bool:
+        """A dice choice or the tiles to shut (or stand up)."""
+        return self in (PendingKind.CHOOSE_DICE, PendingKind.SHUT)
+
+
+_PENDING_OF_PHASE = {Phase.ROLL: PendingKind.ROLL, Phase.CHOOSE_DICE: PendingKind.CHOOSE_DICE,
+                     Phase.SHUT: PendingKind.SHUT}
+
+
 @dataclass(frozen=True)
 class Pending:
     """What the match waits for next."""
 
-    kind: str
-    """``'roll-off'`` or ``'roll'`` (chance), ``'choose-dice'`` or ``'shut'`` (decision),
-    ``'over'``."""
+    kind: PendingKind
+    """A chance node (:attr:`PendingKind.ROLL_OFF`, :attr:`PendingKind.ROLL`), a decision
+    (:attr:`PendingKind.CHOOSE_DICE`, :attr:`PendingKind.SHUT`), or
+    :attr:`PendingKind.OVER`."""
     seat: int | None = None
     turn: TurnState | None = None
-    role: str = "turn"
-    """``'turn'`` in turn formats; ``'knock'`` or ``'stand'`` in a battle."""
+    role: Role = Role.TURN
+    """:attr:`Role.TURN` in turn formats; :attr:`Role.KNOCK` or :attr:`Role.STAND` in a
+    battle."""
 
     @property
     def is_chance(self) -> bool:
-        return self.kind in ("roll-off", "roll")
+        return self.kind.is_chance
 
     @property
     def is_decision(self) -> bool:
-        return self.kind in ("choose-dice", "shut")
+        return self.kind.is_decision
 
 
 @dataclass(frozen=True)
@@ -147,7 +175,7 @@ class Decision:
     state: TurnState
     situation: Situation
     action: int
-    role: str = "turn"
+    role: Role = Role.TURN
 
 
 @dataclass
@@ -170,7 +198,7 @@ class Match:
     _rolloff: dict[int, int] = field(default_factory=dict)
     _position: int = 0
     _turn: TurnState | None = None
-    _role: str = "turn"
+    _role: Role = Role.TURN
     _board: Tiles = 0
     _over: bool = False
 
@@ -215,15 +243,14 @@ class Match:
     def pending(self) -> Pending:
         """The node the match is at."""
         if self._over:
-            return Pending("over")
+            return Pending(PendingKind.OVER)
         if self._contenders:
             waiting = [s for s in self._contenders if s not in self._rolloff]
-            return Pending("roll-off", waiting[0], role="roll-off")
+            return Pending(PendingKind.ROLL_OFF, waiting[0], role=Role.ROLL_OFF)
         turn = self._turn
         assert turn is not None
         seat = self.order[self._position]
-        kind = {Phase.ROLL: "roll", Phase.CHOOSE_DICE: "choose-dice", Phase.SHUT: "shut"}
-        return Pending(kind[turn.phase], seat, turn, self._role)
+        return Pending(_PENDING_OF_PHASE[turn.phase], seat, turn, self._role)
 
     def situation(self, seat: int | None = None) -> Situation:
         """What ``seat`` (default: the player to act) knows of the others this round."""
@@ -232,7 +259,7 @@ class Match:
         if seat is None:
             return Situation()
         if self.config.format.kind is FormatKind.BATTLE:
-            return Situation(format=self.config.format, role=Role(self._role))
+            return Situation(format=self.config.format, role=self._role)
         others = [s for s in self.order if s != seat and self.active[s]]
         posted = tuple(self.round_scores[s] for s in others if s in self.round_scores)
         after = self.order[self.order.index(seat) + 1:]
@@ -249,7 +276,8 @@ class Match:
         """Resolve the pending chance node with a seedable generator; return the roll."""
         pending = self.pending
         if not pending.is_chance:
-            raise IllegalMoveError(f"nothing to roll: the match waits for {pending.kind!r}")
+            raise IllegalMoveError(f"nothing to roll: the match waits for "
+                                   f"{pending.kind.value!r}")
         dice = 2 if pending.turn is None else pending.turn.dice
         roll = roll_dice(rng, dice)
         self.apply_roll(roll)
@@ -259,7 +287,7 @@ class Match:
         """Resolve the pending chance node with a given roll."""
         pending = self.pending
         roll = tuple(sorted(roll))
-        if pending.kind == "roll-off":
+        if pending.kind is PendingKind.ROLL_OFF:
             assert pending.seat is not None
             if len(roll) != 2 or not all(1 <= f <= 6 for f in roll):
                 raise IllegalMoveError(f"a roll-off roll is two dice, not {list(roll)!r}")
@@ -268,8 +296,9 @@ class Match:
             if len(self._rolloff) == len(self._contenders):
                 self._settle_rolloff()
             return
-        if pending.kind != "roll":
-            raise IllegalMoveError(f"nothing to roll: the match waits for {pending.kind!r}")
+        if pending.kind is not PendingKind.ROLL:
+            raise IllegalMoveError(f"nothing to roll: the match waits for "
+                                   f"{pending.kind.value!r}")
         assert self._turn is not None
         self._turn = self._turn.apply_roll(roll)
         self._log("roll", seat=pending.seat, roll=list(roll))
@@ -281,17 +310,18 @@ class Match:
         turn = self._turn
         if not pending.is_decision or turn is None:
             raise IllegalMoveError(f"no decision is pending: the match waits for "
-                                   f"{pending.kind!r}")
-        if pending.kind == "choose-dice":
+                                   f"{pending.kind.value!r}")
+        if pending.kind is PendingKind.CHOOSE_DICE:
             self._turn = turn.choose_dice(action)
             self._log("dice", seat=pending.seat, dice=action)
             return
         after = turn.shut(action)
-        self._log("stand" if self._role == "stand" else "shut", seat=pending.seat,
+        self._log("stand" if self._role is Role.STAND else "shut", seat=pending.seat,
                   tiles=list(tiles_of(action)))
         if self.config.format.kind is FormatKind.BATTLE:
-            self._board = self._board | action if self._role == "stand" else after.open_tiles
-            decided = self._board == 0 or (self._role == "stand" and self._board == self.rules.full)
+            self._board = self._board | action if self._role is Role.STAND else after.open_tiles
+            decided = self._board == 0 or (self._role is Role.STAND
+                                           and self._board == self.rules.full)
             if self.config.format.by_turns and not decided:
                 self._turn = after   # the same player rolls on until stuck
                 return
@@ -437,10 +467,10 @@ class Match:
     def _start_battle_roll(self) -> None:
         """One single roll of a battle: the knocker shuts open tiles, the stander opens shut
         ones; the stander's turn is a turn over the shut tiles, mirrored."""
-        self._role = "knock" if self._position == 0 else "stand"
+        self._role = Role.KNOCK if self._position == 0 else Role.STAND
         seat = self.order[self._position]
-        tiles = self._board if self._role == "knock" else self.rules.full & ~self._board
-        self._log("turn", seat=seat, role=self._role)
+        tiles = self._board if self._role is Role.KNOCK else self.rules.full & ~self._board
+        self._log("turn", seat=seat, role=self._role.value)
         self._turn = TurnState.before_roll(self.rules, tiles)
         if self._turn.is_over:
             self._log("pass", seat=seat)
@@ -449,7 +479,7 @@ class Match:
     def _end_battle_roll(self) -> None:
         if self._board == 0:
             self._finish((self.order[0],))
-        elif self._board == self.rules.full and self._role == "stand":
+        elif self._board == self.rules.full and self._role is Role.STAND:
             self._finish((self.order[1],))
         else:
             self._position = 1 - self._position
@@ -488,11 +518,13 @@ def _event_input(match: Match, event: Event, index: int) -> int | Roll:
     match waits for."""
     kind = event["type"]
     pending = match.pending
-    wanted = {"roll-off": ("roll-off",), "roll": ("roll",), "dice": ("choose-dice",),
-              "shut": ("shut",), "stand": ("shut",)}[kind]
-    if pending.kind not in wanted:
+    wanted = {"roll-off": PendingKind.ROLL_OFF, "roll": PendingKind.ROLL,
+              "dice": PendingKind.CHOOSE_DICE, "shut": PendingKind.SHUT,
+              "stand": PendingKind.SHUT}[kind]
+    if pending.kind is not wanted:
         raise LogError(f"event {index} {event!r} does not replay: the match waits for "
-                       f"{pending.kind!r}" + (" (it is over)" if pending.kind == "over" else ""))
+                       f"{pending.kind.value!r}"
+                       + (" (it is over)" if pending.kind is PendingKind.OVER else ""))
     if kind in ("roll-off", "roll"):
         return tuple(_whole_numbers(event, index, "roll"))
     if kind == "dice":

@@ -358,7 +358,7 @@ def _match_situation(rules: Rules, text: str, totals_text: str | None,
         raise FormatError(f"--posted {posted_text!r} names {len(posted)} scores, but there are "
                           f"only {len(others)} other players")
     if fmt.kind is FormatKind.BATTLE:
-        if role not in ("knock", "stand"):
+        if role not in (Role.KNOCK, Role.STAND):
             raise FormatError(f"a battle hint needs --role knock or --role stand, not {role!r}")
         situation = Situation(format=fmt, role=Role(role))
     else:

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from shutthebox.envs.single import IllegalActionError
 from shutthebox.formats import BattleReading
-from shutthebox.match import FormatKind, Match, MatchConfig
+from shutthebox.match import FormatKind, Match, MatchConfig, PendingKind
 from shutthebox.solver import Solution, custom, solve
 from shutthebox.turn import Phase, TurnState
 
@@ -88,7 +88,7 @@ class MatchBaseline:
             self.available = False
             return None
         pending = match.pending
-        if pending.kind == "roll-off":
+        if pending.kind is PendingKind.ROLL_OFF:
             return self.solution.win[seat]
         assert pending.seat is not None and pending.turn is not None
         mover_value = self._mover_value(match, pending.turn, pending.role)
@@ -100,9 +100,9 @@ class MatchBaseline:
         imitation."""
         pending = match.pending
         turn = pending.turn
-        if not self.available or turn is None or pending.kind == "roll-off":
+        if not self.available or turn is None or pending.kind is PendingKind.ROLL_OFF:
             raise IllegalActionError(f"no decision of a two-player match is pending "
-                                     f"({pending.kind!r})")
+                                     f"({pending.kind.value!r})")
         one_die = 1 << self.config.rules.tiles
         if turn.phase is Phase.ROLL:
             return one_die + turn.dice - 1

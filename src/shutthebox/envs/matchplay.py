@@ -48,7 +48,7 @@ from shutthebox.envs.single import (
     Travelling,
     make_rules,
 )
-from shutthebox.match import GameFormat, Match, MatchConfig
+from shutthebox.match import GameFormat, Match, MatchConfig, PendingKind
 from shutthebox.players.base import Strategy
 from shutthebox.strategies import make_strategy
 
@@ -140,7 +140,8 @@ class ShutTheBoxMatchEnv(Travelling, gym.Env[npt.NDArray[np.float64], int]):
         """Roll and let the computer players decide until the agent acts or the match ends."""
         while not self.match.is_over:
             pending = self.match.pending
-            if pending.kind == "roll-off" or (pending.is_chance and pending.seat != self.seat):
+            if pending.kind is PendingKind.ROLL_OFF or (pending.is_chance
+                                                        and pending.seat != self.seat):
                 self.match.roll(self._rng)
             elif pending.seat != self.seat:
                 assert pending.seat is not None and pending.turn is not None

@@ -34,7 +34,7 @@ from pettingzoo import AECEnv
 
 from shutthebox.envs.baseline import MatchBaseline
 from shutthebox.envs.single import IllegalActionError, RewardError, make_rules
-from shutthebox.match import GameFormat, Match, MatchConfig
+from shutthebox.match import GameFormat, Match, MatchConfig, PendingKind
 from shutthebox.turn import Phase
 
 SCORE_CAP = 10**9
@@ -46,13 +46,13 @@ def legal_mask(match: Match, seat: int) -> npt.NDArray[np.int8]:
     one_die = 1 << match.rules.tiles
     mask = np.zeros(one_die + 2, dtype=np.int8)
     pending = match.pending
-    if match.is_over or pending.seat != seat or pending.kind == "roll-off":
+    if match.is_over or pending.seat != seat or pending.kind is PendingKind.ROLL_OFF:
         return mask
     turn = pending.turn
     assert turn is not None
-    if pending.kind == "shut":
+    if pending.kind is PendingKind.SHUT:
         mask[list(turn.legal_actions())] = 1
-    elif pending.kind == "choose-dice":
+    elif pending.kind is PendingKind.CHOOSE_DICE:
         for dice in turn.legal_actions():
             mask[one_die + dice - 1] = 1
     else:
@@ -87,7 +87,7 @@ def act(match: Match, action: int, rng: random.Random) -> None:
     """Apply an environment action (a tile mask, or a roll of one or two dice) to the match."""
     one_die = 1 << match.rules.tiles
     if action >= one_die:
-        if match.pending.kind == "choose-dice":
+        if match.pending.kind is PendingKind.CHOOSE_DICE:
             match.decide(action - one_die + 1)
         match.roll(rng)
     else:
@@ -167,7 +167,7 @@ class ShutTheBoxAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[mi
 
     def _settle(self) -> None:
         """Roll roll-offs, then point at the agent to act (or end the match)."""
-        while self.match.pending.kind == "roll-off":
+        while self.match.pending.kind is PendingKind.ROLL_OFF:
             self.match.roll(self._rng)
         if self.match.is_over:
             for seat, agent in enumerate(self.possible_agents):

@@ -6,7 +6,7 @@ mask in ``SHUT``.
 
 >>> from shutthebox.formats import GameFormat
 >>> situation = Situation(format=GameFormat.parse("battle:rolls"), role=Role.KNOCK)
->>> situation.role == "knock", situation.by_rolls
+>>> situation.role is Role.KNOCK, situation.by_rolls
 (True, True)
 """
 

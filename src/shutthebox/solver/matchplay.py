@@ -51,6 +51,7 @@ import numpy.typing as npt
 
 from shutthebox.errors import FormatError, ShutTheBoxError
 from shutthebox.formats import BattleReading, FormatKind, GameFormat
+from shutthebox.players.base import Role
 from shutthebox.rules import FirstPlayer, Rules
 from shutthebox.solver.objectives import Objective
 from shutthebox.tiles import Tiles
@@ -161,12 +162,13 @@ class MatchSolution:
         """The mover's chance to win a battle for each mask of the tiles it works on (the
         open tiles for the knocker, the shut ones for the stander), before its roll (or
         turn)."""
-        return np.asarray(self.tables["knock" if role == "knock" else "stand"], dtype=np.float64)
+        table = self.tables[Role.KNOCK if role == Role.KNOCK else Role.STAND]
+        return np.asarray(table, dtype=np.float64)
 
     def battle_after(self, role: str) -> FloatArray:
         """The mover's chance to win once its roll (or turn) leaves ``mask`` of its tiles,
         for every mask (the other player moves next unless the mask is empty)."""
-        other = self.battle_values("stand" if role == "knock" else "knock")
+        other = self.battle_values(Role.STAND if role == Role.KNOCK else Role.KNOCK)
         full = (1 << self.rules.tiles) - 1
         after: FloatArray = 1.0 - other[full & ~np.arange(full + 1)]
         after[0] = 1.0
@@ -531,7 +533,7 @@ def solve_match(rules: Rules, game_format: str | GameFormat = "single", players:
 
 def match_tiles_after(board: Tiles, move: Tiles, role: str) -> Tiles:
     """A battle's board after the knocker shuts or the stander stands ``move``."""
-    return board | move if role == "stand" else board & ~move
+    return board | move if role == Role.STAND else board & ~move
 
 
 # --- match play against a fixed player, exactly ------------------------------------------------

@@ -27,7 +27,8 @@ from textual.widgets import Button, Footer, RichLog, Static
 
 from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError
-from shutthebox.match import FormatKind, format_money
+from shutthebox.match import FormatKind, PendingKind, format_money
+from shutthebox.players.base import Role
 from shutthebox.strategies import format_move
 from shutthebox.terminal.board import DIE_FACES, last_roll, scores_table, turn_line
 from shutthebox.terminal.game import Outcome
@@ -215,7 +216,7 @@ class ShutTheBoxApp(App[Outcome]):
 
     def _show_dice(self) -> None:
         pending = self.session.match.pending
-        choosing = pending.kind == "choose-dice" and self.session.human_to_act
+        choosing = pending.kind is PendingKind.CHOOSE_DICE and self.session.human_to_act
         for button in self.query(DiceButton):
             if button.display != choosing:
                 button.display = choosing
@@ -250,9 +251,9 @@ class ShutTheBoxApp(App[Outcome]):
             return Text(f"{subject(name, 'is', 'are')} {doing} (space skips)")
         turn = pending.turn
         assert turn is not None
-        if pending.kind == "choose-dice":
+        if pending.kind is PendingKind.CHOOSE_DICE:
             return Text("Press 1 or 2, or click a button, to roll one die or two")
-        verb = "stand up" if pending.role == "stand" else "shut"
+        verb = "stand up" if pending.role is Role.STAND else "shut"
         if not self.selection:
             return Text(f"Choose the tiles to {verb} for {format_roll(turn.roll or ())}: "
                         "click or type them, then Enter")
@@ -414,7 +415,7 @@ class ShutTheBoxApp(App[Outcome]):
         if not session.human_to_act:
             return
         pending = session.match.pending
-        if pending.kind == "choose-dice":
+        if pending.kind is PendingKind.CHOOSE_DICE:
             if number in (1, 2):
                 self._decide(number)
             return
@@ -423,7 +424,7 @@ class ShutTheBoxApp(App[Outcome]):
                            f"{session.config.rules.tiles}"
         elif pending.turn is not None and not pending.turn.open_tiles & tile_bit(number):
             self.message = (f"tile {number} is up already: choose among the shut tiles"
-                            if pending.role == "stand" else
+                            if pending.role is Role.STAND else
                             f"tile {number} is shut already: choose among the open tiles")
         else:
             self.selection ^= tile_bit(number)
@@ -434,7 +435,7 @@ class ShutTheBoxApp(App[Outcome]):
         self.action_tile(event.number)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        if self.session.human_to_act and self.session.match.pending.kind == "choose-dice":
+        if self.session.human_to_act and self.session.match.pending.kind is PendingKind.CHOOSE_DICE:
             self._decide(1 if event.button.id == "one-die" else 2)
 
     def action_shut(self) -> None:
@@ -442,7 +443,7 @@ class ShutTheBoxApp(App[Outcome]):
         if not session.human_to_act:
             return
         pending = session.match.pending
-        if pending.kind == "choose-dice":
+        if pending.kind is PendingKind.CHOOSE_DICE:
             self._decide(2)
             return
         turn = pending.turn

@@ -8,7 +8,8 @@ from rich.table import Table
 from rich.text import Text
 
 from shutthebox.dice import Roll
-from shutthebox.match import FormatKind, Match, format_money
+from shutthebox.match import FormatKind, Match, PendingKind, format_money
+from shutthebox.players.base import Role
 from shutthebox.terminal.words import YOU, one_die_note
 from shutthebox.tiles import Tiles, tile_bit
 
@@ -87,10 +88,10 @@ def last_roll(match: Match) -> Roll | None:
 def turn_line(match: Match) -> str | None:
     """Whose turn it is ("Your turn" for You), its role in a battle, and the one-die note."""
     pending = match.pending
-    if pending.seat is None or match.is_over or pending.kind == "roll-off":
+    if pending.seat is None or match.is_over or pending.kind is PendingKind.ROLL_OFF:
         return None
     name = match.players[pending.seat]
-    role = {"knock": " (knocking down)", "stand": " (standing up)"}.get(pending.role, "")
+    role = {Role.KNOCK: " (knocking down)", Role.STAND: " (standing up)"}.get(pending.role, "")
     line = ("Your turn" if name == YOU else f"{name} to play") + role
     note = one_die_note(match.rules, pending.turn.open_tiles) if pending.turn else None
     return f"{line} · {note}" if note else line

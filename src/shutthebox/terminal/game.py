@@ -18,6 +18,8 @@ from rich.table import Table
 
 from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError, TilesError
+from shutthebox.match import PendingKind
+from shutthebox.players.base import Role
 from shutthebox.rules import Rules
 from shutthebox.strategies import describe_move
 from shutthebox.terminal.board import render
@@ -112,12 +114,12 @@ class TerminalGame:
             pending = match.pending
             assert pending.turn is not None and pending.seat is not None
             name = match.players[pending.seat]
-            if pending.kind == "choose-dice":
+            if pending.kind is PendingKind.CHOOSE_DICE:
                 note = one_die_note(match.rules, pending.turn.open_tiles)
                 prompt = f"{name}: {note}. Roll 1 or 2 dice? [2] "
             else:
                 prompt = f"{name}: roll {format_roll(pending.turn.roll or ())} - tiles to " \
-                         f"{'stand up' if pending.role == 'stand' else 'shut'} (? for help): "
+                         f"{'stand up' if pending.role is Role.STAND else 'shut'} (? for help): "
             try:
                 answer = self.ask(prompt).strip().lower()
             except EOFError:
@@ -126,7 +128,7 @@ class TerminalGame:
             if self._command(answer):
                 continue
             try:
-                if pending.kind == "choose-dice":
+                if pending.kind is PendingKind.CHOOSE_DICE:
                     if answer not in ("", "1", "2"):
                         raise ShutTheBoxError(f"{answer!r} is not 1 or 2")
                     match.decide(int(answer or "2"))

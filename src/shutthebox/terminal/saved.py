@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from shutthebox.errors import LogError, ShutTheBoxError
-from shutthebox.match import FormatKind, Match, load_log, replay
+from shutthebox.match import FormatKind, Match, PendingKind, load_log, replay
 from shutthebox.paths import DataFolderError, data_home, games_dir, make_folder
 from shutthebox.rules import Rules
 
@@ -183,7 +183,7 @@ def describe_state(match: Match) -> str:
         return f"finished: {winners[0]} won"
     pending = match.pending
     who = names[pending.seat] if pending.seat is not None else "?"
-    if pending.kind == "roll-off":
+    if pending.kind is PendingKind.ROLL_OFF:
         return f"unfinished: roll-off, {who} to roll"
     where = f"round {max(match.round, 1)}, " if match.config.format.kind not in \
         (FormatKind.BATTLE, FormatKind.SOLO) else ""

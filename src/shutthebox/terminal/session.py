@@ -136,7 +136,7 @@ class GameSession:
         match = self.match
         pending = match.pending
         if pending.seat is None or pending.turn is None or pending.seat not in self.strategies:
-            raise ValueError(f"no computer to play: the match waits for {pending.kind!r}")
+            raise ValueError(f"no computer to play: the match waits for {pending.kind.value!r}")
         return self.strategies[pending.seat].choose(pending.turn, match.situation())
 
     def step(self) -> str | None:

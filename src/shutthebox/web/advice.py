@@ -23,7 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from shutthebox.match import GameFormat, Match, replay
+from shutthebox.match import GameFormat, Match, PendingKind, replay
 from shutthebox.rules import Rules
 from shutthebox.strategies import Strategy, make_strategy
 from shutthebox.tiles import tiles_of
@@ -114,9 +114,9 @@ def hint(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
     match = _match(game_id, log)
     pending = match.pending
     if pending.turn is None or not pending.is_decision:
-        message = (NOTHING_TO_HINT if pending.kind == "roll" else
+        message = (NOTHING_TO_HINT if pending.kind is PendingKind.ROLL else
                    "The game is over: the review shows every move against the best."
-                   if pending.kind == "over" else "Nothing to decide yet.")
+                   if pending.kind is PendingKind.OVER else "Nothing to decide yet.")
         return {"kind": pending.kind, "measure": None, "options": [], "message": message}
     missing = table_missing(log)
     ranked = ranked_hint(match, match_tables=missing is None)

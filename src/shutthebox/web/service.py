@@ -26,7 +26,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from shutthebox.errors import LogError, ShutTheBoxError
-from shutthebox.match import GameFormat, Match, MatchConfig, advance, replay
+from shutthebox.match import GameFormat, Match, MatchConfig, PendingKind, advance, replay
 from shutthebox.rules import Rules
 from shutthebox.strategies import check_strategy
 from shutthebox.tiles import mask_of, tiles_of
@@ -163,7 +163,7 @@ def waiting_for(loaded: _Loaded) -> str:
     if match.is_over:
         return "nobody"
     pending = match.pending
-    if pending.kind == "roll-off":
+    if pending.kind is PendingKind.ROLL_OFF:
         return "server"
     assert pending.seat is not None
     return "server" if loaded.seats[pending.seat].kind is SeatKind.COMPUTER else "human"
@@ -446,10 +446,11 @@ class GameService:
         if pending.seat != seat:
             whose = loaded.seats[pending.seat].name if pending.seat is not None else "the dice"
             raise NotYourTurnError(f"it is {whose}'s turn, not yours (seat {seat})")
-        wanted = {"roll": ("roll",), "dice": ("choose-dice",), "shut": ("shut",)}[kind]
-        if pending.kind not in wanted:
+        wanted = {"roll": PendingKind.ROLL, "dice": PendingKind.CHOOSE_DICE,
+                  "shut": PendingKind.SHUT}[kind]
+        if pending.kind is not wanted:
             raise NotYourTurnError(f"the game waits for {_ACTION_WORDS[pending.kind]}, "
-                                   f"not {_ACTION_WORDS[wanted[0]]}")
+                                   f"not {_ACTION_WORDS[wanted]}")
         try:
             if kind == "roll":
                 match.roll(self._dice)
@@ -675,9 +676,9 @@ class GameService:
         turn = pending.turn
         legal: list[list[int]] = []
         dice_choices: list[int] = []
-        if turn is not None and pending.kind == "shut":
+        if turn is not None and pending.kind is PendingKind.SHUT:
             legal = [list(tiles_of(m)) for m in turn.legal_actions()]
-        if turn is not None and pending.kind == "choose-dice":
+        if turn is not None and pending.kind is PendingKind.CHOOSE_DICE:
             dice_choices = list(turn.legal_actions())
         return {
             **common, "status": "over" if match.is_over else "playing",
@@ -685,10 +686,10 @@ class GameService:
             "pot": match.pot,
             "pending": {
                 "kind": pending.kind, "seat": pending.seat, "role": pending.role,
-                "human": pending.seat is not None and pending.kind != "roll-off"
+                "human": pending.seat is not None and pending.kind is not PendingKind.ROLL_OFF
                 and seats[pending.seat].kind is not SeatKind.COMPUTER,
                 "roll": list(turn.roll) if turn is not None and turn.roll and
-                pending.kind == "shut" else None,
+                pending.kind is PendingKind.SHUT else None,
                 "dice": turn.dice if turn is not None else None,
                 "legal": legal, "dice_choices": dice_choices},
             "board": list(tiles_of(match.board)), "round": match.round,
@@ -722,6 +723,7 @@ class StaleError(ShutTheBoxError):
     """An action with neither an event number nor an Idempotency-Key (400)."""
 
 
-_ACTION_WORDS = {"roll": "a roll", "choose-dice": "a dice choice", "shut": "tiles to shut",
-                 "roll-off": "the roll-off", "over": "nothing (it is over)"}
+_ACTION_WORDS = {PendingKind.ROLL: "a roll", PendingKind.CHOOSE_DICE: "a dice choice",
+                 PendingKind.SHUT: "tiles to shut", PendingKind.ROLL_OFF: "the roll-off",
+                 PendingKind.OVER: "nothing (it is over)"}
 
