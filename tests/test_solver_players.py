@@ -3,6 +3,7 @@ knows the posted scores of a single round and plays to win."""
 
 from __future__ import annotations
 
+import pickle
 import random
 
 import pytest
@@ -188,3 +189,35 @@ def test_a_target_no_turn_can_score_has_no_ties() -> None:
     assert tie == 0.0
     assert better == pytest.approx(solve(rules, "reach:9").value())
     assert 0.0 < win_share(rules, 11, (), 1) < 1.0
+
+
+def test_every_objective_the_players_build_pickles_with_its_values() -> None:
+    """Objectives hold no closures, so players and environments holding one can be pickled
+    (sent to a worker process, copied with their environment)."""
+    from shutthebox.formats import GameFormat
+    from shutthebox.players.base import Role
+    from shutthebox.solver.matchplay import MatchPosition, solve_match
+    from shutthebox.solver.objectives import SCORE, SHUT, beat, reach
+    from shutthebox.solver.players import match_objective, win_objective
+
+    rules = Rules(tiles=5)
+    battle = GameFormat.parse("battle")
+    objectives = [
+        SCORE, SHUT, beat(10), reach(10), win_objective((7, 9), 1),
+        round_objective(rules, (6,), 1),
+        solve_match(rules, "rounds:2", disk=False).turn_objective(MatchPosition((3, 0), 1)),
+        match_objective(rules, Situation(format=battle, role=Role.STAND)),
+        match_objective(rules, Situation(totals=(4, 9), format=GameFormat.parse("rounds:2")))]
+    for objective in objectives:
+        assert objective is not None
+        copy = pickle.loads(pickle.dumps(objective))
+        assert copy.name == objective.name and copy.cache_key() == objective.cache_key()
+        assert [copy.final_value(rules, m) for m in range(32)] == \
+            [objective.final_value(rules, m) for m in range(32)]
+        if objective.of_scores is not None:
+            assert copy.final_values(rules).tolist() == objective.final_values(rules).tolist()
+    player = make_optimal("", rules)
+    situation = Situation(posted=(5,), still_to_play=1, decisive=True)
+    state = TurnState.start(rules).apply_roll((2, 3))
+    assert pickle.loads(pickle.dumps(player)).choose(state, situation) == \
+        player.choose(state, situation)

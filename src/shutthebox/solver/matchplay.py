@@ -53,7 +53,7 @@ from shutthebox.errors import FormatError, ShutTheBoxError
 from shutthebox.formats import BattleReading, FormatKind, GameFormat
 from shutthebox.players.base import Role
 from shutthebox.rules import FirstPlayer, Rules
-from shutthebox.solver.objectives import Objective
+from shutthebox.solver.objectives import IndexedTable, Objective, table_objective
 from shutthebox.tiles import Tiles
 
 FloatArray = npt.NDArray[np.float64]
@@ -149,12 +149,10 @@ class MatchSolution:
         """The objective (of the final tiles) whose optimal play is the mover's exact match
         play for this turn: its value is the chance to win the match."""
         chances = self.turn_chances(position)
-        where = {int(s): i for i, s in enumerate(self.scores)}
         digest = hashlib.sha1(chances.tobytes()).hexdigest()[:16]
-        return Objective(
-            f"match:{self.format}", lambda r, tiles: float(chances[where[r.score(tiles)]]),
-            key=("match", digest),
-            of_scores=lambda r, scores: chances[np.searchsorted(self.scores, scores)])
+        return table_objective(f"match:{self.format}",
+                               IndexedTable(chances, _score_index(self.rules)),
+                               ("match", digest))
 
     # --- battle ----------------------------------------------------------------------------
 

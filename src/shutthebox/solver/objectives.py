@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from typing import Union
 
 import numpy as np
@@ -98,26 +98,89 @@ def _better_scores(rules: Rules, scores: ScoreArray, target: int) -> npt.NDArray
     return scores < target if rules.lower_is_better else scores > target
 
 
-SCORE = Objective("score", _score, is_score=True,
-                  of_scores=lambda rules, scores: scores.astype(np.float64))
-SHUT = Objective("shut", _shut,
-                 of_scores=lambda rules, scores: (scores == rules.best_score).astype(np.float64))
+# The objectives' functions are module-level functions (bound with functools.partial) or
+# small dataclasses, never closures: an objective then pickles, and so do the players and
+# environments that hold one.
+
+def _scores_as_values(rules: Rules, scores: ScoreArray) -> npt.NDArray[np.float64]:
+    return scores.astype(np.float64)
+
+
+def _shut_scores(rules: Rules, scores: ScoreArray) -> npt.NDArray[np.float64]:
+    shut: npt.NDArray[np.float64] = (scores == rules.best_score).astype(np.float64)
+    return shut
+
+
+def _beats(rules: Rules, open_tiles: Tiles, target: int) -> int:
+    return int(rules.better(rules.score(open_tiles), target))
+
+
+def _beats_scores(rules: Rules, scores: ScoreArray, target: int) -> npt.NDArray[np.float64]:
+    return _better_scores(rules, scores, target).astype(np.float64)
+
+
+def _reaches(rules: Rules, open_tiles: Tiles, target: int) -> int:
+    return int(not rules.better(target, rules.score(open_tiles)))
+
+
+def _reaches_scores(rules: Rules, scores: ScoreArray, target: int) -> npt.NDArray[np.float64]:
+    reached: npt.NDArray[np.bool_] = _better_scores(rules, scores, target) | (scores == target)
+    return reached.astype(np.float64)
+
+
+def _of_open_tiles(function: Callable[[Tiles], Number], rules: Rules,
+                   open_tiles: Tiles) -> Number:
+    return function(open_tiles)
+
+
+SCORE = Objective("score", _score, is_score=True, of_scores=_scores_as_values)
+SHUT = Objective("shut", _shut, of_scores=_shut_scores)
 
 
 def beat(target: int) -> Objective:
     """The chance to score strictly better than ``target``."""
-    return Objective(f"beat:{target}",
-                     lambda rules, tiles: int(rules.better(rules.score(tiles), target)),
-                     of_scores=lambda rules, scores: _better_scores(rules, scores, target)
-                     .astype(np.float64))
+    return Objective(f"beat:{target}", partial(_beats, target=target),
+                     of_scores=partial(_beats_scores, target=target))
 
 
 def reach(target: int) -> Objective:
     """The chance to score ``target`` or better."""
-    return Objective(f"reach:{target}",
-                     lambda rules, tiles: int(not rules.better(target, rules.score(tiles))),
-                     of_scores=lambda rules, scores: (_better_scores(rules, scores, target)
-                                                      | (scores == target)).astype(np.float64))
+    return Objective(f"reach:{target}", partial(_reaches, target=target),
+                     of_scores=partial(_reaches_scores, target=target))
+
+
+@dataclass(frozen=True, eq=False)
+class MaskTable:
+    """A value of the final tiles read from a table indexed by the mask (a battle's chances
+    after a turn)."""
+
+    values: npt.NDArray[np.float64]
+
+    def __call__(self, rules: Rules, open_tiles: Tiles) -> float:
+        return float(self.values[open_tiles])
+
+
+@dataclass(frozen=True, eq=False)
+class IndexedTable:
+    """A value of the final tiles that depends on the score alone, read from a table:
+    ``values[index[mask]]``, where ``index`` gives each mask's entry (its score's place among
+    the distinct scores, or its rank)."""
+
+    values: npt.NDArray[np.float64]
+    index: npt.NDArray[np.int64]
+
+    def __call__(self, rules: Rules, open_tiles: Tiles) -> float:
+        return float(self.values[self.index[open_tiles]])
+
+    def of_scores(self, rules: Rules, scores: ScoreArray) -> npt.NDArray[np.float64]:
+        """The values of every mask at once (the scores are those ``index`` was made from)."""
+        return self.values[self.index]
+
+
+def table_objective(name: str, table: IndexedTable, key: Hashable) -> Objective:
+    """An objective that reads its values from a table of the scores (a match's chances by
+    score, a round's shares by rank)."""
+    return Objective(name, table, key=key, of_scores=table.of_scores)
 
 
 def custom(name: str, function: Callable[[Rules, Tiles], Number]) -> Objective:
@@ -152,7 +215,7 @@ the target must be a whole number, like beat:10
     if callable(text) and not isinstance(text, Objective):
         function = text
         return Objective(getattr(function, "__name__", repr(function)),
-                         lambda rules, tiles: function(tiles), key=("callable", function))
+                         partial(_of_open_tiles, function), key=("callable", function))
     if not isinstance(text, str | Objective):
         raise ObjectiveError(f"cannot use {text!r} as an objective: give score, shut, "
                              "beat:T, reach:T, an Objective or a function of the open tiles")

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from math import comb
 
 import numpy as np
@@ -45,7 +45,13 @@ from shutthebox.formats import FormatKind
 from shutthebox.players.base import Situation
 from shutthebox.rules import Rules
 from shutthebox.solver.matchplay import MatchPosition, solve_match
-from shutthebox.solver.objectives import Objective, beat, parse_objective, score_array
+from shutthebox.solver.objectives import (
+    MaskTable,
+    Objective,
+    beat,
+    parse_objective,
+    score_array,
+)
 from shutthebox.solver.rounds import COMPILED_WORK, ended_under_play, solve_round
 from shutthebox.solver.solve import EPSILON, Solution, solve, solve_many
 from shutthebox.turn import Phase, TurnState, legal_moves
@@ -112,6 +118,11 @@ def win_share(rules: Rules, score: int, posted: tuple[int, ...], still_to_play: 
     return survive**still_to_play * share
 
 
+def _win_share_of_tiles(rules: Rules, open_tiles: int, posted: tuple[int, ...],
+                        still_to_play: int) -> float:
+    return win_share(rules, rules.score(open_tiles), posted, still_to_play)
+
+
 def _win_shares(rules: Rules, scores: npt.NDArray[np.int64], posted: tuple[int, ...],
                 still_to_play: int) -> npt.NDArray[np.float64]:
     distinct, where = np.unique(scores, return_inverse=True)
@@ -129,9 +140,9 @@ def win_objective(posted: tuple[int, ...], still_to_play: int) -> Objective:
     ordered = tuple(sorted(posted))
     return Objective(
         f"win:{','.join(map(str, ordered))}:{still_to_play}",
-        lambda r, tiles: win_share(r, r.score(tiles), ordered, still_to_play),
+        partial(_win_share_of_tiles, posted=ordered, still_to_play=still_to_play),
         key=("win", ordered, still_to_play),
-        of_scores=lambda r, scores: _win_shares(r, scores, ordered, still_to_play))
+        of_scores=partial(_win_shares, posted=ordered, still_to_play=still_to_play))
 
 
 def deciding_posted(rules: Rules, posted: tuple[int, ...]) -> tuple[int, ...]:
@@ -191,7 +202,7 @@ def match_objective(rules: Rules, situation: Situation) -> Objective | None:
         if not fmt.by_turns or not situation.role.in_battle:
             return None
         after = solve_match(rules, fmt).battle_after(situation.role)
-        return Objective(f"match:{fmt}:{situation.role}", lambda r, tiles: float(after[tiles]),
+        return Objective(f"match:{fmt}:{situation.role}", MaskTable(after),
                          key=("battle", str(fmt), situation.role))
     if not fmt.multi_round or len(situation.totals) < 2:
         return None

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from shutthebox.errors import FormatError
 from shutthebox.rules import Rules
-from shutthebox.solver.objectives import Objective, score_array
+from shutthebox.solver.objectives import IndexedTable, Objective, score_array, table_objective
 from shutthebox.solver.solve import forward, solve_batch
 
 FloatArray = npt.NDArray[np.float64]
@@ -133,12 +133,9 @@ class RoundSolution:
         """What the player at ``seat`` maximises, the best score so far being ``best_score``
         held by ``holders`` players: the share of the win."""
         best = 0 if best_score is None else self._rank_of(best_score)
-        vector = self.finals(seat, best, holders)
-        rank = self.rank
         key = ("round", self.players, seat, best, holders if seat else 0)
-        return Objective(f"win:seat{seat}of{self.players}",
-                         lambda r, tiles: float(vector[rank[tiles]]), key=key,
-                         of_scores=lambda r, scores: vector[rank])
+        return table_objective(f"win:seat{seat}of{self.players}",
+                               IndexedTable(self.finals(seat, best, holders), self.rank), key)
 
     def _rank_of(self, score: int) -> int:
         where = np.flatnonzero(self.scores == score)
