@@ -95,3 +95,56 @@ def plot_win_rates(names: Sequence[str], rates: Sequence[float],
     _save(figure, path)
     plt.close(figure)
     return path
+
+
+SIZE_MARKERS = {"inaccuracy": ("o", "#d4a017"), "mistake": ("X", "#e07b00"),
+                "blunder": ("X", "#c0392b")}
+"""How a decision of each size is marked on a review's chart: the marker and its colour."""
+
+
+def plot_review(analysis: Mapping[str, Any], path: Path, title: str) -> Path:
+    """Each player's value move by move, from an analysis's dictionary (the coach's
+    ``Analysis.to_dict()``): the chance to win in percent, or the expected score, with each
+    inaccuracy, mistake and blunder marked where it was played.
+
+    :raises PlotError: the file cannot be written.
+    """
+    path = check_plot_path(path)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    players = analysis["players"]
+    by_chance = bool(players) and players[0]["unit"] == "chance"
+    scale = 100.0 if by_chance else 1.0
+    moments = analysis["moments"]
+    figure, axes = plt.subplots(figsize=(10, 4.5))
+    for player in players:
+        name = player["player"]
+        points = [(x, m["values"][name] * scale) for x, m in enumerate(moments)
+                  if name in m["values"]]
+        if not points:
+            continue
+        line = axes.plot([x for x, _ in points], [y for _, y in points], "-", linewidth=1.6,
+                         label=name)[0]
+        for size, (marker, colour) in SIZE_MARKERS.items():
+            marked = [(x, m["values"][name] * scale) for x, m in enumerate(moments)
+                      if m["size"] == size and m["player"] == name and name in m["values"]]
+            if marked:
+                axes.plot([x for x, _ in marked], [y for _, y in marked], marker,
+                          color=colour, markeredgecolor=line.get_color(), markersize=9,
+                          linestyle="none")
+    for size, (marker, colour) in SIZE_MARKERS.items():   # one legend entry per size
+        axes.plot([], [], marker, color=colour, linestyle="none", label=size)
+    axes.set_xlabel("move (each roll and decision)")
+    axes.set_ylabel("chance to win (%)" if by_chance else players[0]["measure"]
+                    if players else "value")
+    if by_chance:
+        axes.set_ylim(-2, 102)
+    axes.set_title(title)
+    axes.legend(loc="best", fontsize="small")
+    figure.tight_layout()
+    _save(figure, path)
+    plt.close(figure)
+    return path

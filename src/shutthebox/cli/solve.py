@@ -396,40 +396,63 @@ def review_command(
         "--objective", "-o", help="judge every decision by this objective (default: as the "
         "optimal player would: expected score alone, or to win when others play)")] = None,
     as_json: JsonOption = False,
+    plot: Annotated[Path | None, typer.Option(
+        "--plot", help="write a chart of each player's chance to win (or expected score) "
+        "move by move, mistakes marked (PNG or SVG)")] = None,
 ) -> None:
     """Go through a saved game: every decision, what was best, and what it cost."""
-    from shutthebox.coach import review
+    from shutthebox.coach.analysis import analyse, size_of
     from shutthebox.solver import parse_objective
 
     if objective is not None:
         parse_objective(objective)
-    reviewed = review(load_log(game), objective)
+    if plot is not None:
+        check_plot_path(plot)
+    analysis = analyse(load_log(game), objective)
+    data = analysis.to_dict()
+    if plot is not None:
+        from shutthebox.plots import plot_review
+
+        plot_review(data, plot, f"Review of {game.name}")
     if as_json:
-        data: dict[str, Any] = {"decisions": [r.to_dict() for r in reviewed],
-                                "total_cost": reviewed.total_costs(),
-                                "mistakes": reviewed.mistakes(),
-                                "verdicts": reviewed.verdicts()}
         print(json.dumps(data, indent=2))
         return
+    reviewed = analysis.review
     console = Console()
     judged = (f"objective {objective}" if objective is not None else
               "the optimal player's aim: the chance to win the match (the expected score "
               "in a game alone)")
     table = Table(title=f"Review of {game.name}", caption=f"cost: what a decision lost "
-                  f"against the best, judged by {judged}; mistakes in yellow")
+                  f"against the best, judged by {judged}; mistakes in yellow, blunders in red")
     for column in ("#", "player", "open", "roll", "played", "best", "cost"):
         table.add_column(column)
     for r in reviewed:
         # Costs too small to count as a mistake are shown, dimmed, so that a reader sees
         # the solver's exact figure without being told off for a rounding-size loss.
-        cost = ("" if r.cost < 1e-9 else f"{r.shown_cost:.4f} {r.shown_unit}")
-        style = "yellow" if r.costly else "dim" if cost else ""
+        size = size_of(r.shown_cost, r.shown_unit)
+        cost = ("" if r.cost < 1e-9 else f"{r.shown_cost:.4f} {r.shown_unit}"
+                + (f" ({size})" if size else ""))
+        style = ("red" if size == "blunder" else "yellow" if r.costly else
+                 "dim" if cost else "")
         table.add_row(str(r.index), r.player, format_tiles(r.open_tiles),
                       format_roll(r.roll) if r.roll and r.phase == "shut" else "",
                       r.describe(r.played), r.describe(r.best), cost, style=style)
     console.print(table)
     for line in reviewed.verdicts():
         console.print(line, markup=False)
+    for index, why in analysis.reasons.items():
+        console.print(f"#{index}: {why}", markup=False)
+    for player in analysis.players:
+        sizes = ", ".join(f"{n} {size}{'s' if n != 1 else ''}"
+                          for size, n in player.sizes().items() if n) or "no inaccuracies"
+        total = player.cost * (100.0 if player.unit == "chance" else 1.0)
+        unit = "percentage points" if player.unit == "chance" else "points"
+        console.print(f"{player.player}: accuracy {player.accuracy:.1f} over "
+                      f"{len(player.decisions)} choices ({sizes}); total cost {total:.2f} "
+                      f"{unit}.", markup=False)
+        console.print(player.sentence(), markup=False)
+    if plot is not None:
+        console.print(f"plot written to {plot}")
 
 
 def register(app: typer.Typer) -> None:

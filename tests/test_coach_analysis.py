@@ -1,0 +1,217 @@
+"""The coach's analysis of a game (:mod:`shutthebox.coach.analysis`): luck against skill adds
+up exactly in every format, the start and the result are the solver's and the match's own,
+the accuracy scale, the mistake sizes, and the reasons given for costly moves."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shutthebox import coach
+from shutthebox.coach.analysis import (
+    analyse,
+    decision_accuracy,
+    game_accuracy,
+    size_of,
+    size_threshold,
+)
+from shutthebox.dice import roll_outcomes
+from shutthebox.match import GameFormat, Match, MatchConfig, play_out
+from shutthebox.players.base import Strategy
+from shutthebox.rules import FirstPlayer, Rules
+from shutthebox.solver import solve
+from shutthebox.solver.matchplay import solve_match
+from shutthebox.solver.rounds import solve_round
+from shutthebox.strategies import make_strategy
+from tests.test_coach import FORMATS, PLAYERS, SMALL
+from tests.test_solver_cli import run
+
+STRENGTHS = ("random", "highest-first", "fewest-tiles", "optimal")
+
+
+def random_game(game_format: str, players: int, rules: Rules, seed: int) -> dict[str, Any]:
+    """A match between computer players of random strengths, played with seeded dice."""
+    rng = random.Random(seed)
+    seats: dict[int, Strategy] = {
+        seat: make_strategy(rng.choice(STRENGTHS), rules, random.Random(seed + seat))
+        for seat in range(players)}
+    match = Match(MatchConfig(rules, GameFormat.parse(game_format), PLAYERS[:players]))
+    play_out(match, seats, rng)
+    return match.to_log()
+
+
+CASES = [*FORMATS, ("single", 2, SMALL.replace(first_player=FirstPlayer.LOWEST)),
+         ("rounds:2", 2, SMALL.replace(first_player=FirstPlayer.HIGHEST))]
+
+
+@pytest.mark.parametrize(("game_format", "players", "rules"), CASES,
+                         ids=[f"{f}-{n}-{r.first_player}" for f, n, r in CASES])
+def test_start_plus_luck_minus_cost_is_the_result_in_every_format(
+        game_format: str, players: int, rules: Rules) -> None:
+    for seed in range(6):
+        log = random_game(game_format, players, rules, seed)
+        analysis = analyse(log)
+        for p in analysis.players:
+            assert p.start + p.sense * (p.luck - p.cost) == pytest.approx(p.result, abs=1e-9)
+            assert p.cost >= 0
+        # the cost is the review's, decision by decision
+        assert [d.to_dict() for d in analysis.review] == [d.to_dict() for d in
+                                                           coach.review(log)]
+        totals = coach.review(log).total_costs()
+        assert {p.player: p.cost for p in analysis.players} == pytest.approx(
+            {name: totals.get(name, 0.0) for name in log["players"]})
+
+
+@pytest.mark.parametrize(("game_format", "players", "rules"), CASES,
+                         ids=[f"{f}-{n}-{r.first_player}" for f, n, r in CASES])
+def test_the_start_is_the_solvers_chance_and_the_result_the_share_of_the_win(
+        game_format: str, players: int, rules: Rules) -> None:
+    if players == 1:
+        pytest.skip("alone, the value is the expected score (the next test)")
+    log = random_game(game_format, players, rules, seed=3)
+    analysis = analyse(log)
+    winners = [e for e in log["events"] if e["type"] == "winner"][-1]["seats"]
+    fmt = GameFormat.parse(game_format)
+    rolled_off = rules.first_player is not FirstPlayer.SEAT
+    first = next(e["seat"] for e in log["events"] if e["type"] == "first")
+    order = [(first + i) % players for i in range(players)]
+    match_rules = Rules.from_dict(log["rules"])
+    if fmt.kind.value == "single":
+        exact = dict(zip(order, solve_round(match_rules, players).win, strict=True))
+    elif players == 2:
+        table = solve_match(match_rules, fmt)
+        exact = {order[0]: table.first_win, order[1]: 1 - table.first_win}
+    else:
+        exact = dict.fromkeys(order, 1 / players)
+    for p in analysis.players:
+        assert p.measure == "chance to win"
+        assert p.start == pytest.approx(1 / players if rolled_off else exact[p.seat])
+        assert p.result == (1 / len(winners) if p.seat in winners else 0.0)
+        assert p.exact == (players == 2 or fmt.kind.value == "single")
+    assert analysis.moments[0].kind == "start" and analysis.moments[-1].kind == "end"
+    assert analysis.moments[-1].values == {p.seat: p.result for p in analysis.players}
+
+
+def test_alone_the_luck_is_each_rolls_move_of_the_expected_score() -> None:
+    """In a solo game, computed here from the solver's tables: the start is the expected
+    score, each roll's luck is the best move's value for it against the average over every
+    roll, and the result is the score the turn ended with."""
+    rules = SMALL
+    score = solve(rules, "score")
+    for seed in range(10):
+        log = random_game("solo", 1, rules, seed)
+        (player,) = analyse(log).players
+        luck = 0.0
+        match = Match(MatchConfig.from_dict(log))
+        for event in log["events"]:
+            if event["type"] == "roll":
+                state = match.pending.turn
+                assert state is not None
+                average = sum(float(p) * float(score.after_roll(state.open_tiles, r))
+                              for r, p in roll_outcomes(state.dice))
+                luck += average - float(score.after_roll(state.open_tiles,
+                                                         tuple(sorted(event["roll"]))))
+                match.apply_roll(tuple(event["roll"]))
+            elif event["type"] == "dice":
+                match.decide(event["dice"])
+            elif event["type"] == "shut":
+                match.decide(sum(1 << (t - 1) for t in event["tiles"]))
+        ended = next(e for e in log["events"] if e["type"] == "turn-end")
+        assert player.measure == "expected score" and player.sense == -1
+        assert player.start == pytest.approx(float(score.value()))
+        assert player.result == pytest.approx(ended["score"], abs=1e-9)
+        assert player.dice == pytest.approx(luck, abs=1e-9) and player.others == 0
+
+
+def test_a_perfect_player_has_accuracy_100_and_no_mistakes() -> None:
+    for game_format, players, rules in FORMATS:
+        seats: dict[int, Strategy] = {s: make_strategy("optimal", rules, random.Random(s))
+                                      for s in range(players)}
+        match = Match(MatchConfig(rules, GameFormat.parse(game_format), PLAYERS[:players]))
+        play_out(match, seats, random.Random(5))
+        for p in analyse(match.to_log()).players:
+            assert p.accuracy == pytest.approx(100.0, abs=1e-6), (game_format, p)
+            assert p.sizes() == {"inaccuracy": 0, "mistake": 0, "blunder": 0}
+            assert p.cost == pytest.approx(0.0, abs=1e-9)
+
+
+def test_the_accuracy_scale_halves_at_each_mistake_threshold_in_every_unit() -> None:
+    for unit, threshold in coach.COSTLY.items():
+        assert decision_accuracy(0.0, unit) == 100.0
+        assert decision_accuracy(threshold, unit) == pytest.approx(50.0)
+        assert decision_accuracy(3 * threshold, unit) == pytest.approx(12.5)
+    # half a point of expected score weighs as one percentage point of a chance
+    assert decision_accuracy(0.5, "points") == decision_accuracy(1.0, "percentage points")
+    assert game_accuracy([]) == 100.0
+
+
+def test_mistakes_are_sized_by_thresholds_in_the_objectives_unit() -> None:
+    assert size_threshold("mistake", "points") == coach.COSTLY["points"]
+    assert size_threshold("mistake", "percentage points") == coach.COSTLY["percentage points"]
+    assert size_of(0.19, "points") is None and size_of(0.2, "points") == "inaccuracy"
+    assert size_of(0.5, "points") == "mistake" and size_of(1.99, "points") == "mistake"
+    assert size_of(2.0, "points") == "blunder"
+    assert size_of(0.39, "percentage points") is None
+    assert size_of(4.0, "percentage points") == "blunder"
+
+
+def test_a_worse_player_scores_a_lower_accuracy() -> None:
+    """Over the same seeded games alone, the random player is less accurate than the
+    highest-first player, which is less accurate than the optimal one."""
+    accuracy: dict[str, list[float]] = {}
+    for name in ("random", "highest-first", "optimal"):
+        for seed in range(20):
+            match = Match(MatchConfig(SMALL, GameFormat.parse("solo"), ("Ann",)))
+            play_out(match, {0: make_strategy(name, SMALL, random.Random(seed))},
+                     random.Random(seed))
+            accuracy.setdefault(name, []).append(analyse(match.to_log()).players[0].accuracy)
+    mean = {name: sum(values) / len(values) for name, values in accuracy.items()}
+    assert mean["random"] < mean["highest-first"] < mean["optimal"] == pytest.approx(100.0)
+
+
+def test_every_costly_move_comes_with_why_the_best_was_better() -> None:
+    seen = 0
+    for seed in range(10):
+        log = random_game("single", 2, SMALL, seed)
+        analysis = analyse(log)
+        data = analysis.to_dict()
+        marked = {m["index"]: m for m in data["marks"]}
+        for d in analysis.review:
+            why = marked.get(d.index, {}).get("why")
+            assert (why is not None) == d.costly
+            if why:
+                seen += 1
+                assert d.describe(d.best) in why and "to shut" in why and "\n" not in why
+    assert seen
+
+
+def test_review_json_gives_luck_skill_accuracy_and_the_chart(tmp_path: Path) -> None:
+    log = random_game("rounds:2", 2, SMALL, seed=4)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(log))
+    result = run("review", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data == json.loads(json.dumps(analyse(log).to_dict()))
+    for p in data["players"]:
+        assert p["start"] + p["sense"] * (p["luck"] - p["cost"]) == pytest.approx(p["result"])
+        assert 0 <= p["accuracy"] <= 100 and set(p["sizes"]) == {"inaccuracy", "mistake",
+                                                                   "blunder"}
+    assert [m["kind"] for m in data["moments"]][::len(data["moments"]) - 1] == ["start", "end"]
+    assert data["thresholds"]["mistake"] == {"points": 0.5, "percentage points": 1.0}
+
+
+def test_review_plot_draws_the_chance_to_win_move_by_move(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(random_game("single", 2, SMALL, seed=2)))
+    result = run("review", str(path), "--plot", str(tmp_path / "chart.png"))
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "accuracy" in result.stdout and "luck" in result.stdout
+    refused = run("review", str(path), "--plot", str(tmp_path / "chart.gif"))
+    assert refused.returncode == 2 and "use a .png or .svg file" in refused.stderr
+    assert "Traceback" not in refused.stderr and len(refused.stderr.splitlines()) == 1
