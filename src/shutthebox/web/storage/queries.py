@@ -7,6 +7,7 @@ and two requests racing on one game cannot both append.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -34,6 +35,56 @@ def load_events(connection: Connection, game_id: str,
     return [loads(data) for (data,) in rows]
 
 
+@dataclass
+class Move:
+    """What a move stores: ``events`` appended to the game after its first ``start``, the
+    game's ``fields`` set with them (its ``status`` and who it is ``waiting_for``, or more),
+    and, in the same transaction, the ``answer`` to an Idempotency-Key (seat, key, body) and
+    a finished game's ``results`` (as :func:`record_results` takes them)."""
+
+    game_id: str
+    start: int
+    events: list[dict[str, Any]]
+    fields: dict[str, Any] = field(default_factory=dict)
+    answer: tuple[int, str, str] | None = None
+    results: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def hot(self) -> bool:
+        """Whether the game's row moves on by a hot statement (no fields of the game
+        change but its status and who it waits for)."""
+        return not self.fields or set(self.fields) == {"status", "waiting_for"}
+
+
+def _moving_statement(fields: bool, answer: bool, results: bool) -> str:
+    """PostgreSQL's one statement of a move (see :meth:`HotSql.moving`): the game's row
+    moved on if it still has ``start`` events, the events appended after it, the answer and
+    the results stored, and the batch announced, each only if the row moved."""
+    status = ", status = %(status)s, waiting_for = %(waiting)s" if fields else ""
+    parts = [
+        f"moved AS (UPDATE games SET event_count = %(count)s, updated = %(updated)s{status} "
+        "WHERE id = %(id)s AND event_count = %(start)s RETURNING id)",
+        # The events as one JSON array, each stored as its text in it (which is what
+        # dumps makes of it alone): an array of texts costs the driver an escape of each.
+        "added AS (INSERT INTO events (game_id, position, data) SELECT moved.id, "
+        "%(start)s + e.n - 1, CAST(e.data AS text) FROM moved, "
+        "json_array_elements(CAST(%(events)s AS json)) WITH ORDINALITY AS e(data, n) "
+        "RETURNING 1)"]
+    if answer:
+        parts.append("answered AS (INSERT INTO answers (game_id, seat, key, status, body, "
+                     "created) SELECT moved.id, %(seat)s, %(key)s, 200, %(body)s, "
+                     "%(updated)s FROM moved RETURNING 1)")
+    if results:
+        parts.append("finished AS (INSERT INTO results (game_id, seat, player, rules, format, "
+                     "won, scores, shut_boxes, finished) SELECT moved.id, r.seat, r.player, "
+                     "r.rules, r.format, r.won, r.scores, r.shut_boxes, %(updated)s "
+                     "FROM moved, json_to_recordset(CAST(%(results)s AS json)) AS r(seat "
+                     "integer, player text, rules json, format text, won double precision, "
+                     "scores json, shut_boxes integer) RETURNING 1)")
+    return (f"WITH {', '.join(parts)} SELECT (SELECT count(*) FROM added), "
+            f"pg_notify('{NOTIFY_CHANNEL}', %(payload)s) WHERE EXISTS (SELECT 1 FROM moved)")
+
+
 class HotSql:
     """The statements of a move as the driver's own SQL (one string per database kind),
     run with ``exec_driver_sql``: a move is the most frequent thing the server does, and
@@ -56,20 +107,14 @@ class HotSql:
         self.append = (f"INSERT INTO events (game_id, position, data) "
                        f"VALUES ({p('game')}, {p('position')}, {p('data')})")
         self.notify = f"SELECT pg_notify('{NOTIFY_CHANNEL}', {p('payload')})"
-        # On PostgreSQL a move's writes go in one statement, one round trip where they
-        # took three (the game's row, the events, the announcement).
-        appended = (f"added AS (INSERT INTO events (game_id, position, data) SELECT moved.id, "
-                    f"{p('start')} + e.n - 1, e.data FROM moved, "
-                    f"unnest(CAST({p('datas')} AS text[])) WITH ORDINALITY AS e(data, n) "
-                    f"RETURNING 1) SELECT (SELECT count(*) FROM added), "
-                    f"pg_notify('{NOTIFY_CHANNEL}', {p('payload')}) "
-                    f"WHERE EXISTS (SELECT 1 FROM moved)")
-        self.step_appending = (f"WITH moved AS ({self.step} RETURNING id), {appended}")
-        self.move_appending = (f"WITH moved AS ({self.move} RETURNING id), {appended}")
+        self._moving: dict[tuple[bool, bool, bool], str] = {}
         self.result = ("INSERT INTO results (game_id, seat, player, rules, format, won, "
                        f"scores, shut_boxes, finished) VALUES ({p('game_id')}, {p('seat')}, "
                        f"{p('player')}, {p('rules')}, {p('format')}, {p('won')}, "
                        f"{p('scores')}, {p('shut_boxes')}, {p('finished')})")
+        self.answer = ("INSERT INTO answers (game_id, seat, key, status, body, created) "
+                       f"VALUES ({p('game_id')}, {p('seat')}, {p('key')}, 200, {p('body')}, "
+                       f"{p('created')})")
         self.game = ("INSERT INTO games (id, config, seats, status, waiting_for, event_count, "
                      f"created, updated) VALUES ({p('id')}, {p('config')}, {p('seats')}, "
                      f"{p('status')}, {p('waiting')}, 0, {p('now')}, {p('now')})")
@@ -77,6 +122,32 @@ class HotSql:
                      f"invite, joined) VALUES ({p('game_id')}, {p('seat')}, {p('kind')}, "
                      f"{p('name')}, {p('computer')}, {p('token_hash')}, {p('invite')}, "
                      f"{p('joined')})")
+
+    def moving(self, move: Move) -> tuple[str, dict[str, Any]] | None:
+        """On PostgreSQL, all of a move's writes as one statement and its parameters (None
+        elsewhere, or when the move sets fields of the game other than its status and who
+        it waits for, or stores no events): one round trip, and on a connection that
+        commits each statement, one transaction. The statement answers one row, (the
+        events appended, None), if the game still had ``move.start`` events, else none."""
+        if not self.postgresql or not move.events or not move.hot:
+            return None
+        parts = (bool(move.fields), move.answer is not None, bool(move.results))
+        statement = self._moving.get(parts)
+        if statement is None:
+            statement = self._moving[parts] = _moving_statement(*parts)
+        count = move.start + len(move.events)
+        params: dict[str, Any] = {
+            "count": count, "updated": self.stamp(), "id": move.game_id, "start": move.start,
+            "events": dumps(move.events),
+            "payload": f"{move.game_id}:{count}"}
+        if move.fields:
+            params |= {"status": move.fields["status"], "waiting": move.fields["waiting_for"]}
+        if move.answer is not None:
+            params |= {"seat": move.answer[0], "key": move.answer[1], "body": move.answer[2]}
+        if move.results:
+            params["results"] = dumps([{**row, "game_id": move.game_id}
+                                       for row in move.results])
+        return statement, params
 
     def run(self, connection: Connection, statement: str, params: Any) -> Any:
         """Run one of these statements (with a list of parameter sets: once for each);
@@ -102,7 +173,11 @@ class HotSql:
 
 
 def hot_sql(connection: Connection) -> HotSql:
-    dialect = connection.dialect.name
+    return hot_sql_for(connection.dialect.name)
+
+
+def hot_sql_for(dialect: str) -> HotSql:
+    """The statements of a move on a database of this kind (SQLAlchemy's dialect name)."""
     found = _HOT.get(dialect)
     if found is None:
         found = _HOT[dialect] = HotSql(dialect)
@@ -150,20 +225,28 @@ def append_events(connection: Connection, game_id: str, start: int,
     """Append events after the first ``start`` ones and set ``fields`` of the game; False
     (and nothing written) if the game no longer has ``start`` events, because another
     request got there first. On PostgreSQL the batch is announced on commit."""
+    return store_move(connection, Move(game_id, start, events, fields))
+
+
+def store_move(connection: Connection, move: Move) -> bool:
+    """Store the move (see :class:`Move`) in the connection's transaction; False (and
+    nothing written) if the game no longer has ``move.start`` events.
+
+    :raises sqlalchemy.exc.IntegrityError: the answer's key was stored first by another
+        request (nothing written).
+    """
     sql = hot_sql(connection)
+    one = sql.moving(move)
+    if one is not None:
+        found = sql.run(connection, *one).fetchone()
+        return found is not None and found[0] == len(move.events)
+    game_id, start, events, fields = move.game_id, move.start, move.events, move.fields
     count = start + len(events)
-    # The game's row moves on by a hot statement, unless other fields change with it.
-    hot = not fields or set(fields) == {"status", "waiting_for"}
     params = {"count": count, "updated": sql.stamp(), "id": game_id, "start": start}
-    if fields and hot:
-        params |= {"status": fields["status"], "waiting": fields["waiting_for"]}
-    if sql.postgresql and events and hot:
-        found = sql.run(connection, sql.move_appending if fields else sql.step_appending, {
-            **params, "datas": [dumps(item) for item in events],
-            "payload": f"{game_id}:{count}"}).fetchone()
-        return found is not None and found[0] == len(events)
     moved: Any
-    if hot:
+    if move.hot:
+        if fields:
+            params |= {"status": fields["status"], "waiting": fields["waiting_for"]}
         moved = sql.run(connection, sql.move if fields else sql.step, params)
     else:
         moved = connection.execute(
@@ -177,4 +260,10 @@ def append_events(connection: Connection, game_id: str, start: int,
             for offset, item in enumerate(events)])
         if sql.postgresql:
             sql.run(connection, sql.notify, {"payload": f"{game_id}:{count}"})
+    if move.answer is not None:
+        seat, key, body = move.answer
+        sql.run(connection, sql.answer, {"game_id": game_id, "seat": seat, "key": key,
+                                         "body": body, "created": params["updated"]})
+    if move.results:
+        record_results(connection, game_id, move.results)
     return True

@@ -1,0 +1,160 @@
+"""PostgreSQL's path for a move (:mod:`shutthebox.web.storage.postgresql`): one statement,
+committed as it ends, that stores all of a move or nothing, on a real PostgreSQL (skipped,
+saying why, when none answers on 127.0.0.1:5432)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+
+from shutthebox.web.codec import dumps
+from shutthebox.web.storage import ANSWERS, EVENTS, GAMES, RESULTS, create_game, make_engine
+from shutthebox.web.storage.postgresql import AsyncWriter
+from shutthebox.web.storage.queries import Move, store_move
+from tests.webserver import database
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[Engine]:
+    with database("postgresql", tmp_path) as url:
+        made = make_engine(url)
+        yield made
+        made.dispose()
+
+
+def new_game(engine: Engine, game_id: str = "a" * 32) -> str:
+    with engine.begin() as connection:
+        create_game(connection, game_id, {"players": ["Ann"]}, [None], "playing", "human",
+                    [{"seat": 0, "kind": "here", "name": "Ann", "computer": None,
+                      "token_hash": None, "invite": None, "joined": True}])
+    return game_id
+
+
+def stored(engine: Engine, game_id: str) -> dict[str, Any]:
+    with engine.connect() as connection:
+        return {
+            "count": connection.scalar(select(GAMES.c.event_count)
+                                       .where(GAMES.c.id == game_id)),
+            "status": connection.scalar(select(GAMES.c.status).where(GAMES.c.id == game_id)),
+            "events": connection.execute(select(EVENTS.c.position, EVENTS.c.data)
+                                         .where(EVENTS.c.game_id == game_id)
+                                         .order_by(EVENTS.c.position)).all(),
+            "answers": connection.execute(select(ANSWERS.c.key, ANSWERS.c.body)).all(),
+            "results": connection.execute(select(RESULTS.c.player, RESULTS.c.won,
+                                                 RESULTS.c.scores)).all()}
+
+
+RESULT = {"seat": 0, "player": "Ann", "rules": {"tiles": 9}, "format": "solo", "won": 1.0,
+          "scores": [0], "shut_boxes": 1}
+
+
+def test_a_move_is_one_statement_that_stores_its_events_answer_and_results(
+        engine: Engine) -> None:
+    game = new_game(engine)
+    writer = AsyncWriter(engine)
+
+    async def play() -> list[bool]:
+        try:
+            return [await writer.store(Move(game, 0, [{"type": "roll"}, {"type": "shut"}])),
+                    await writer.store(Move(game, 2, [{"type": "end"}],
+                                            {"status": "over", "waiting_for": "nobody"},
+                                            (0, "key-1", '{"done": true}'), [RESULT]))]
+        finally:
+            await writer.close()
+
+    assert asyncio.run(play()) == [True, True]
+    found = stored(engine, game)
+    assert found["count"] == 3 and found["status"] == "over"
+    assert found["events"] == [(0, dumps({"type": "roll"})), (1, dumps({"type": "shut"})),
+                               (2, dumps({"type": "end"}))]   # each as it reads alone
+    assert found["answers"] == [("key-1", '{"done": true}')]
+    assert found["results"] == [("Ann", 1.0, [0])]
+
+
+def test_a_move_made_against_an_old_event_number_stores_nothing(engine: Engine) -> None:
+    game = new_game(engine)
+    writer = AsyncWriter(engine)
+
+    async def play() -> list[bool]:
+        try:
+            first = await writer.store(Move(game, 0, [{"type": "roll"}]))
+            again = await writer.store(Move(game, 0, [{"type": "other"}],
+                                            answer=(0, "key-2", "{}"), results=[RESULT]))
+            return [first, again]
+        finally:
+            await writer.close()
+
+    assert asyncio.run(play()) == [True, False]
+    found = stored(engine, game)
+    assert found["count"] == 1 and len(found["events"]) == 1
+    assert found["answers"] == [] and found["results"] == []
+
+
+def test_a_key_answered_first_elsewhere_is_an_integrity_error_and_stores_nothing(
+        engine: Engine) -> None:
+    game = new_game(engine)
+    with engine.begin() as connection:         # another process answered the key first
+        assert store_move(connection, Move(game, 0, [{"type": "roll"}],
+                                           answer=(0, "key-3", '{"first": 1}')))
+    writer = AsyncWriter(engine)
+
+    async def play() -> None:
+        try:
+            await writer.store(Move(game, 1, [{"type": "shut"}], answer=(0, "key-3", "{}")))
+        finally:
+            await writer.close()
+
+    with pytest.raises(IntegrityError):
+        asyncio.run(play())
+    found = stored(engine, game)
+    assert found["count"] == 1 and found["answers"] == [("key-3", '{"first": 1}')]
+
+
+def test_the_writer_answers_a_database_error_then_connects_afresh(engine: Engine) -> None:
+    """A connection that PostgreSQL ended (a restart) fails its statement with a database
+    error (503), never a stored-looking answer; the next statement connects again."""
+    game = new_game(engine)
+    writer = AsyncWriter(engine)
+    url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    async def play() -> list[Any]:
+        outcomes: list[Any] = [await writer.store(Move(game, 0, [{"type": "roll"}]))]
+        backends = [c.info.backend_pid for c in writer._idle]
+        with psycopg.connect(url, autocommit=True) as admin:
+            for pid in backends:
+                admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        try:
+            await writer.store(Move(game, 1, [{"type": "shut"}]))
+        except DBAPIError as error:
+            outcomes.append(type(error))
+        outcomes.append(await writer.store(Move(game, 1, [{"type": "shut"}])))
+        await writer.close()
+        return outcomes
+
+    assert asyncio.run(play()) == [True, OperationalError, True]
+    assert stored(engine, game)["count"] == 2
+
+
+def test_moves_in_flight_at_once_use_at_most_the_writers_connections(
+        engine: Engine) -> None:
+    games = [new_game(engine, f"{n:032x}") for n in range(20)]
+    writer = AsyncWriter(engine, connections=3)
+
+    async def play() -> list[bool]:
+        try:
+            return list(await asyncio.gather(*[
+                writer.store(Move(game, 0, [{"type": "roll"}])) for game in games]))
+        finally:
+            assert len(writer._idle) <= 3
+            await writer.close()
+
+    assert asyncio.run(play()) == [True] * 20
+    assert all(stored(engine, game)["count"] == 1 for game in games)
