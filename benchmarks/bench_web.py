@@ -16,15 +16,21 @@ to their working size meanwhile, at a tenth more CPU per move). Four runs per da
    digit-scoring rounds, a rule set not solved before in each (about 5 s each): the answer
    time of everyone else meanwhile (goal: p99 under 50 ms).
 
+On PostgreSQL, then, the most ``--two`` server processes (2) on the one database carry, as
+fast as the players can: what a second process adds.
+
 Prints figures and ratios to the goals; asserts nothing. Each part also prints how busy the
-server's processes were (their CPU time over the part's time, in cores, and per move) and
-a gauge of the machine's speed just before it (a fixed pure-Python loop, in ns a step):
-machines of one kind, and one machine from minute to minute, differ by a third or more, and
-near 1,000 moves/s the answers' tail follows that speed. Some slow spells the loop does not
+server's processes were (their CPU time over the part's time, in cores, and per move), on
+PostgreSQL how busy PostgreSQL's own processes were (when it runs on this machine: other
+work on it counts too), the load average, and a gauge of the machine's speed just before
+it (a fixed pure-Python loop, in ns a step): machines of one kind, and one machine from
+minute to minute, differ by a third or more, and near 1,000 moves/s the answers' tail
+follows that speed. Some slow spells the loop does not
 see: in them a move costs the server a quarter more CPU (the "us a move" figure) while the
 loop runs as fast as ever.
 
     python benchmarks/bench_web.py [--games 100] [--seconds 15] [--rate 1000] [--workers 1]
+        [--database both] [--two 2] [--runs 2] [--markdown]
 """
 
 from __future__ import annotations
@@ -311,21 +317,26 @@ def report(label: str, figures: Figures, table: Table | None = None, part: str =
     live99 = percentile(seen, 0.99)
     extra = (f"; {figures['solver_games']} solver-heavy games started"
              if figures["solver_games"] else "")
+    postgres = figures.get("database_busy")
+    database = (f"; PostgreSQL busy {postgres:.2f} cores ({postgres / rate * 1e6:.0f} us a "
+                "move)" if postgres is not None and "PostgreSQL" in label else "")
     print(f"{label}: {len(latencies)} moves in {figures['elapsed']:.1f} s measured, "
           f"{rate:.0f} moves/s (goal 1000: {rate / 1000:.2f}x); answer p50 "
           f"{statistics.median(latencies) * 1000:.1f} ms, p90 {percentile(latencies, 0.9):.1f} "
           f"ms, p99 {p99:.1f} ms (goal 50 ms: "
           f"{p99 / 50:.2f}x); seen live p50 {percentile(seen, 0.5):.1f} ms, p99 "
           f"{live99:.1f} ms (goal 200 ms: {live99 / 200:.2f}x); server busy "
-          f"{figures['busy']:.2f} cores ({figures['busy'] / rate * 1e6:.0f} us a move); "
-          f"machine gauge {figures['speed']:.0f} ns a loop step (lower is faster){extra}",
-          flush=True)
+          f"{figures['busy']:.2f} cores ({figures['busy'] / rate * 1e6:.0f} us a move)"
+          f"{database}; machine gauge {figures['speed']:.0f} ns a loop step (lower is "
+          f"faster); load average {figures['load']:.1f}{extra}", flush=True)
     if table is not None:
         table.add(f"{part}: moves/s", rate, "", "1,000" if "1,000" in part else "", 0)
         paced = "as fast" not in part           # the goals are for a load the server carries
         table.add(f"{part}: answer p99", p99, "ms", "under 50 ms" if paced else "", 1)
         table.add(f"{part}: seen live p99", live99, "ms", "under 200 ms" if paced else "", 1)
         table.add(f"{part}: server CPU a move", figures["busy"] / rate * 1e6, "us", "", 0)
+        if postgres is not None and "PostgreSQL" in part:
+            table.add(f"{part}: PostgreSQL's CPU a move", postgres / rate * 1e6, "us", "", 0)
 
 
 def gauge() -> float:
@@ -354,20 +365,58 @@ def cpu_seconds(group: int) -> float:
     return total / tick
 
 
+def postgres_cpu_seconds() -> float | None:
+    """CPU time so far of this machine's PostgreSQL (its processes, and those that ended,
+    which their parent has counted), or None if none runs here. Other work on the same
+    cluster counts too: the figure is an upper bound."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total, found = 0, False
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            text = stat.read_text()
+        except OSError:
+            continue
+        name, _, rest = text.partition(" (")[2].rpartition(")")
+        if name != "postgres":
+            continue
+        found = True
+        fields = rest.split()
+        total += int(fields[11]) + int(fields[12])          # utime, stime
+        parent = Path(f"/proc/{fields[1]}/comm")
+        try:
+            child = parent.read_text().strip() == "postgres"
+        except OSError:
+            child = False
+        if not child:           # the postmaster: its ended backends' time, too
+            total += int(fields[13]) + int(fields[14])      # cutime, cstime
+    return total / tick if found else None
+
+
 def measured(group: int, *part: Any, **options: Any) -> Figures:
-    """:func:`run`, with how busy the server was meanwhile (cores) and the machine's speed
-    just before (:func:`gauge`)."""
+    """:func:`run`, with how busy the server and PostgreSQL were meanwhile (cores) and the
+    machine's speed just before (:func:`gauge`)."""
     speed = gauge()
-    cpu, wall = cpu_seconds(group), time.monotonic()
+    cpu, database, wall = cpu_seconds(group), postgres_cpu_seconds(), time.monotonic()
     figures = run(*part, **options)
-    figures["busy"] = (cpu_seconds(group) - cpu) / (time.monotonic() - wall)
+    elapsed = time.monotonic() - wall
+    figures["busy"] = (cpu_seconds(group) - cpu) / elapsed
+    after = postgres_cpu_seconds()
+    figures["database_busy"] = (after - database) / elapsed \
+        if after is not None and database is not None else None
     figures["speed"] = speed
+    figures["load"] = os.getloadavg()[0]
     return figures
 
 
 def bench(url: str, name: str, args: argparse.Namespace, group: int,
           table: Table | None = None) -> None:
     label = f"{args.games} games, {name}, {args.workers} server process(es)"
+    if args.only_most:
+        run(url, args.games, SERVER_WARMUP, 0.0)
+        report(f"{label}, as fast as they can",
+               measured(group, url, args.games, args.seconds, 0.0), table,
+               f"{name}, {args.workers} server processes, as fast as the clients go")
+        return
     # A server that has just started first grows its memory and database to their working
     # size (its first seconds cost a tenth more CPU per move): the parts measure one that
     # has been serving, as a server mostly is.
@@ -403,9 +452,13 @@ def main() -> None:
                         help="moves per second of the runs at a load the server carries")
     parser.add_argument("--database", choices=["sqlite", "postgresql", "both"],
                         default="both")
+    parser.add_argument("--two", type=int, default=2, metavar="N",
+                        help="on PostgreSQL, also the most N server processes carry "
+                        "(0: not)")
     add_arguments(parser, runs=1)
     args = parser.parse_args()
-    Table("bench_web", "python3 benchmarks/bench_web.py --database sqlite --runs 2 "
+    args.only_most = False
+    Table("bench_web", "python3 benchmarks/bench_web.py --database both --runs 2 "
           "--markdown").repeat(args.runs, lambda table: serve_and_bench(args, table),
                                args.markdown)
 
@@ -429,6 +482,15 @@ def serve_and_bench(args: argparse.Namespace, table: Table) -> None:
                     bench(server.url, "PostgreSQL", args, group(server), table)
                 finally:
                     server.kill()
+            if args.two > args.workers:     # what more processes on one database carry
+                with postgres_schema() as url:
+                    more = argparse.Namespace(**{**vars(args), "workers": args.two,
+                                                 "only_most": True})
+                    server = Server(Path(home), workers=args.two, database_url=url).start()
+                    try:
+                        bench(server.url, "PostgreSQL", more, group(server), table)
+                    finally:
+                        server.kill()
 
 
 if __name__ == "__main__":
