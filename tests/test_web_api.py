@@ -471,7 +471,7 @@ def test_a_quiet_feed_sends_a_ping_and_then_the_next_move(
 
 def test_a_long_running_server_keeps_a_bounded_number_of_games_and_tokens_at_hand(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    from shutthebox.web import service as module
+    from shutthebox.web import cache as module
 
     monkeypatch.setattr(module, "GAMES_IN_MEMORY", 3)
     monkeypatch.setattr(module, "HOLDERS_IN_MEMORY", 4)
@@ -479,8 +479,8 @@ def test_a_long_running_server_keeps_a_bounded_number_of_games_and_tokens_at_han
     games = [new_game(client, players=[{"name": f"P{i}"}]) for i in range(8)]
     for game in games:                          # spectators read finished and open games
         assert client.get(f"/api/games/{game['id']}").status_code == 200
-    assert len(service._games) <= 3 and len(service._locks) <= 3
-    assert len(service._holders) <= 4
+    assert len(service.cache.games) <= 3 and len(service.cache.locks) <= 3
+    assert len(service.cache.holders) <= 4
     first = games[0]                            # its token and game long out of memory
     listed = client.get("/api/games", headers={"X-Seat-Tokens": first["tokens"]["0"]})
     assert [g["id"] for g in listed.json()] == [first["id"]]
@@ -490,7 +490,7 @@ def test_a_long_running_server_keeps_a_bounded_number_of_games_and_tokens_at_han
         path, body = first_legal(first)
         moved = client.post(path, json=body, headers=bearer(first["tokens"]["0"]))
         assert moved.status_code == 200, moved.text
-    assert len(service._holders) <= 4
+    assert len(service.cache.holders) <= 4
 
 
 def test_watching_an_unknown_game_is_refused(client: TestClient) -> None:

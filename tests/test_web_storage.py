@@ -192,7 +192,7 @@ def test_a_finished_game_leaves_memory_and_reads_back_from_the_database(
         action = {"roll": "roll", "choose-dice": "dice", "shut": "shut"}[kind]
         state = json.loads(service.act(game, token, action, argument, state["event_count"],
                                        None))
-    assert game not in service._games                 # a server keeps only games in play
+    assert game not in service.cache.games            # a server keeps only games in play
     again = service.state(game)
     assert again["status"] == "over" and again["event_count"] == state["event_count"]
     assert again["totals"] == state["totals"]

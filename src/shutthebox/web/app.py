@@ -40,8 +40,9 @@ from shutthebox.web.lane import ActionLane
 from shutthebox.web.live import LiveFeed, LiveHub
 from shutthebox.web.refusals import REFUSALS, REFUSED, malformed, refusal, refused
 from shutthebox.web.routes import actions, api_router, games, pages
-from shutthebox.web.service import Batch, GameService
+from shutthebox.web.service import GameService
 from shutthebox.web.storage import make_engine
+from shutthebox.web.view import Batch
 from shutthebox.web.work import DEFAULT_BUDGET, SolverWork
 
 

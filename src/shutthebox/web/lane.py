@@ -20,6 +20,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from shutthebox.web.bounds import MAX_EVENT, MAX_KEY, MAX_SEAT, MAX_TILES
 from shutthebox.web.codec import loads
 from shutthebox.web.guard import (
     ASGIApp,
@@ -47,9 +48,6 @@ ACTION_PATH = re.compile(r"/api/games/([0-9a-f]{32})/(roll|dice|shut)")
 LIVE_PATH = re.compile(r"/api/games/([^/]{1,64})/live")
 GAMES_PATH = "/api/games"
 ARGUMENT = {"roll": None, "dice": "dice", "shut": "tiles"}
-MAX_EVENT = 10**9
-MAX_SEAT = 11
-MAX_KEY = 128
 
 
 def _number(value: Any, low: int, high: int) -> bool:
@@ -83,7 +81,7 @@ def parse_action(kind: str, body: bytes) -> tuple[Any, int | None, int | None] |
     argument = found.get(name)
     if name == "dice" and _number(argument, 1, 2):
         return argument, event, seat
-    if name == "tiles" and isinstance(argument, list) and 1 <= len(argument) <= 12 \
+    if name == "tiles" and isinstance(argument, list) and 1 <= len(argument) <= MAX_TILES \
             and all(type(t) is int for t in argument):
         return argument, event, seat
     return None

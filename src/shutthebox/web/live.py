@@ -24,9 +24,12 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from starlette.concurrency import run_in_threadpool
 
+from shutthebox.web.bounds import MAX_EVENT
+from shutthebox.web.cache import GameNotFoundError
 from shutthebox.web.guard import NO_GAME_CLOSE, Receive, Scope, Send
-from shutthebox.web.service import Batch, GameNotFoundError, GameService
+from shutthebox.web.service import GameService
 from shutthebox.web.storage import NOTIFY_CHANNEL, is_postgresql
+from shutthebox.web.view import Batch
 
 log = logging.getLogger(__name__)
 
@@ -237,7 +240,7 @@ class LiveFeed:
             await _refuse(send, BAD_REQUEST_CLOSE, f"since must be an event number, not "
                           f"{since_text[:20]!r}")
             return
-        since = min(int(since_text), 10**9)
+        since = min(int(since_text), MAX_EVENT)
         try:
             state = await self.blocking(self.service.state, game_id, since)
         except GameNotFoundError as exc:

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.web.cache import GameNotFoundError
 from shutthebox.web.seats import (
     ForbiddenError,
     InviteNotFoundError,
@@ -22,7 +23,7 @@ from shutthebox.web.seats import (
     TooManyGuessesError,
     UnauthorizedError,
 )
-from shutthebox.web.service import GameNotFoundError, NotYourTurnError
+from shutthebox.web.service import NotYourTurnError
 from shutthebox.web.work import ServerBusyError, TooMuchWorkError
 
 

@@ -13,7 +13,6 @@ The methods are blocking (database work); the app runs them in its thread pool.
 from __future__ import annotations
 
 import random
-import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,16 +20,16 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from shutthebox.errors import LogError, ShutTheBoxError
-from shutthebox.match import GameFormat, Match, MatchConfig, PendingKind, advance, replay
+from shutthebox.errors import ShutTheBoxError
+from shutthebox.match import GameFormat, Match, MatchConfig, PendingKind
 from shutthebox.rules import Rules
 from shutthebox.strategies import check_strategy
-from shutthebox.tiles import mask_of, tiles_of
-from shutthebox.web.codec import dumps
+from shutthebox.tiles import mask_of
+from shutthebox.web.cache import GameCache, LoadedGame, waiting_for
 from shutthebox.web.seats import (
     ForbiddenError,
     InviteNotFoundError,
@@ -44,31 +43,18 @@ from shutthebox.web.seats import (
     normal_invite,
     token_hash,
 )
+from shutthebox.web.stats import record_game
 from shutthebox.web.storage import (
     ANSWERS,
     GAMES,
-    RESULTS,
     SEATS,
     SqliteWriter,
     append_events,
     create_game,
-    event_count,
-    load_events,
     now,
-    record_results,
 )
+from shutthebox.web.view import Batch, game_view, state_members
 from shutthebox.web.words import format_text, rules_text
-
-GAMES_IN_MEMORY = 20_000
-HOLDERS_IN_MEMORY = 100_000
-"""Seat tokens whose game and seat a process keeps at hand (the oldest go first; a token
-not at hand is looked up in the database)."""
-SEAT_EVENTS = ("seats", "join")
-"""Event types of the web layer; the match's own events follow them."""
-
-
-class GameNotFoundError(ShutTheBoxError):
-    """No game has this id."""
 
 
 class NotYourTurnError(ShutTheBoxError):
@@ -104,71 +90,6 @@ class ServerStep:
         return self.strategy is None
 
 
-@dataclass(frozen=True)
-class Batch:
-    """A batch of events just stored: the event numbers before and after it, and its live
-    message (the state with the batch's events, as a watcher without a seat sees it)."""
-
-    since: int
-    count: int
-    message: str
-    over: bool = False
-    """Whether the game is over after the batch."""
-
-    @staticmethod
-    def of(state: dict[str, Any], members: str | None = None) -> Batch:
-        """The batch of a state; ``members``: the state already encoded by
-        :func:`state_members`."""
-        members = state_members(state) if members is None else members
-        return Batch(int(state["since"]), int(state["event_count"]),
-                     f'{{"type": "state", {members}, "you": []}}', state["status"] == "over")
-
-
-def state_members(state: dict[str, Any]) -> str:
-    """The state's members as JSON, without its braces and without ``you`` (the seats of the
-    reader): one encoding serves a seat's answer and the watchers' message."""
-    return dumps({k: v for k, v in state.items() if k != "you"})[1:-1]
-
-
-@dataclass
-class _Loaded:
-    """A game in memory: its seats, its seat events and, once started, its match."""
-
-    config: dict[str, Any]
-    seats: list[Seat]
-    prefix: list[dict[str, Any]]
-    match: Match | None
-    pace: str = "watch"
-    stored: tuple[str, str] | None = None
-    """The status and who the game waits for as stored (None: not known here)."""
-
-    @property
-    def count(self) -> int:
-        return len(self.prefix) + (len(self.match.events) if self.match else 0)
-
-    def log(self, since: int = 0) -> list[dict[str, Any]]:
-        events = self.prefix + (self.match.events if self.match else [])
-        return events[since:]
-
-    def match_log(self) -> dict[str, Any]:
-        assert self.match is not None
-        return {"version": 1, **self.match.config.to_dict(), "events": self.match.events}
-
-
-def waiting_for(loaded: _Loaded) -> str:
-    """Who acts next: ``join``, ``human``, ``server`` or ``nobody``."""
-    match = loaded.match
-    if match is None:
-        return "join"
-    if match.is_over:
-        return "nobody"
-    pending = match.pending
-    if pending.kind is PendingKind.ROLL_OFF:
-        return "server"
-    assert pending.seat is not None
-    return "server" if loaded.seats[pending.seat].kind is SeatKind.COMPUTER else "human"
-
-
 class GameService:
     """Creates, stores, plays and reports games."""
 
@@ -179,10 +100,7 @@ class GameService:
         self.notify = notify or (lambda game_id, waiting, update: None)
         """Called after a commit that stored events: (game id, who acts next, and the batch
         stored, when it is at hand)."""
-        self._games: dict[str, _Loaded] = {}
-        self._holders: dict[str, tuple[str, int]] = {}
-        self._locks: dict[str, threading.RLock] = {}
-        self._guard = threading.Lock()
+        self.cache = GameCache()
         self._writer = SqliteWriter(engine) if engine.dialect.name == "sqlite" else None
         """On SQLite, which takes one writer at a time, this process writes through one
         connection of its own, its writers queueing in order."""
@@ -223,7 +141,7 @@ class GameService:
         table = [Seat(i, s.kind, names[i], s.computer, s.kind is not SeatKind.OPEN)
                  for i, s in enumerate(seats)]
         prefix = [{"type": "seats", "pace": pace, "seats": [s.to_dict() for s in table]}]
-        loaded = _Loaded(config.to_dict(), table, prefix, None, pace)
+        loaded = LoadedGame(config.to_dict(), table, prefix, None, pace)
         if not invites:
             loaded.match = Match(config)
         with self._transaction() as db:
@@ -236,9 +154,9 @@ class GameService:
                              else None, "invite": invites.get(s.seat), "joined": s.joined}
                             for s in table])
             self._store(db, game_id, loaded, 0)
-        self._remember(game_id, loaded)
+        self.cache.remember(game_id, loaded)
         for seat, token in tokens.items():
-            self._know(token_hash(token), (game_id, seat))
+            self.cache.know(token_hash(token), (game_id, seat))
         self.notify(game_id, waiting_for(loaded), None)
         state = self._state(game_id, loaded, 0, list(tokens.values()))
         state["tokens"] = {str(seat): token for seat, token in tokens.items()}
@@ -256,7 +174,7 @@ class GameService:
             if row is None:
                 raise InviteNotFoundError(f"no game has the invite {code!r}: check the code "
                                           "with the friend who sent it")
-            loaded = self._load(db, row.game_id)
+            loaded = self.cache.load(db, row.game_id)
         fmt = GameFormat.parse(loaded.config["format"])
         return {"code": code, "game_id": row.game_id, "seat": row.seat,
                 "taken": row.joined is not None, "players": [s.name for s in loaded.seats],
@@ -267,8 +185,8 @@ class GameService:
     def join(self, game_id: str, code: str, name: str) -> dict[str, Any]:
         """Take the open seat of the invite under ``name``; answer the seat's token."""
         code = normal_invite(code)
-        with self._lock(game_id), self._transaction() as db:
-            loaded = self._load(db, game_id)
+        with self.cache.lock(game_id), self._transaction() as db:
+            loaded = self.cache.load(db, game_id)
             row = db.execute(select(SEATS.c.seat, SEATS.c.joined).where(
                 SEATS.c.game_id == game_id, SEATS.c.invite == code)).first()
             if row is None:
@@ -296,9 +214,9 @@ class GameService:
                     loaded.match = Match(config)
                 self._store(db, game_id, loaded, before, config=loaded.config)
             except Exception:
-                self._games.pop(game_id, None)
+                self.cache.forget(game_id)
                 raise
-        self._know(token_hash(token), (game_id, seat.seat))
+        self.cache.know(token_hash(token), (game_id, seat.seat))
         self.notify(game_id, waiting_for(loaded), None)
         return {"game_id": game_id, "seat": seat.seat, "token": token,
                 "state": self._state(game_id, loaded, 0, [token])}
@@ -308,20 +226,20 @@ class GameService:
     def state(self, game_id: str, since: int = 0, tokens: list[str] | None = None
               ) -> dict[str, Any]:
         with self.engine.connect() as db:
-            loaded = self._load(db, game_id)
+            loaded = self.cache.load(db, game_id)
         for token in tokens or []:
             self._holder(token)        # known to the state's "you" from here on
-        with self._lock(game_id):      # not while a computer's step changes it
+        with self.cache.lock(game_id):      # not while a computer's step changes it
             return self._state(game_id, loaded, since, tokens or [])
 
     def state_in_memory(self, game_id: str, since: int, count: int | None
                         ) -> dict[str, Any] | None:
         """The state (for a watcher) from the game in memory, if it has at least ``count``
         events (a count heard of, from this process or another); None if it has not."""
-        loaded = self._games.get(game_id)
+        loaded = self.cache.games.get(game_id)
         if loaded is None or count is None or loaded.count < count:
             return None
-        with self._lock(game_id):      # not while a computer's step changes it
+        with self.cache.lock(game_id):      # not while a computer's step changes it
             return self._state(game_id, loaded, since, [])
 
     def list_games(self, tokens: list[str]) -> list[dict[str, Any]]:
@@ -358,7 +276,7 @@ class GameService:
     def match_log(self, game_id: str) -> dict[str, Any]:
         """The match's log (for the solver worker); refused while seats are open."""
         with self.engine.connect() as db:
-            loaded = self._load(db, game_id)
+            loaded = self.cache.load(db, game_id)
         if loaded.match is None:
             raise NotYourTurnError("the game has not started: it waits for players to join")
         return loaded.match_log()
@@ -403,17 +321,18 @@ class GameService:
 
     def _act_once(self, game_id: str, token: str, seat: int, kind: str, argument: Any,
                   event: int | None, key: str | None, trusted: bool
-                  ) -> tuple[_Loaded, str, Batch | None]:
+                  ) -> tuple[LoadedGame, str, Batch | None]:
         """One try of :meth:`act`. ``trusted``: use the game in memory without asking the
         database first (true unless another server process moved it on); a refusal or a
         failed store then raises :class:`_CacheStaleError` to try again from the database."""
-        with self._lock(game_id), self._transaction() as db:
+        with self.cache.lock(game_id), self._transaction() as db:
             if key is not None:
                 first = self._answer(db, game_id, seat, key)
                 if first is not None:
-                    return self._games.get(game_id) or self._load(db, game_id), first, None
-            cached = self._games.get(game_id) if trusted else None
-            loaded = cached or self._load(db, game_id)
+                    loaded = self.cache.games.get(game_id) or self.cache.load(db, game_id)
+                    return loaded, first, None
+            cached = self.cache.games.get(game_id) if trusted else None
+            loaded = cached or self.cache.load(db, game_id)
             before = loaded.count
             try:
                 if event is not None and event != before:
@@ -428,7 +347,7 @@ class GameService:
                 self._store(db, game_id, loaded, before)
             except NotYourTurnError:
                 if cached is not None:
-                    self._games.pop(game_id, None)
+                    self.cache.forget(game_id)
                     raise _CacheStaleError from None
                 raise
             if key is not None:
@@ -436,7 +355,7 @@ class GameService:
                     game_id=game_id, seat=seat, key=key, status=200, body=body, created=now()))
         return loaded, body, batch
 
-    def _apply(self, loaded: _Loaded, seat: int, kind: str, argument: Any) -> None:
+    def _apply(self, loaded: LoadedGame, seat: int, kind: str, argument: Any) -> None:
         match = loaded.match
         if match is None:
             raise NotYourTurnError("the game has not started: it waits for players to join")
@@ -460,7 +379,7 @@ class GameService:
             else:
                 match.decide(mask_of(argument))
         except Exception:
-            self._games = {k: v for k, v in self._games.items() if v is not loaded}
+            self.cache.forget_game(loaded)
             raise
 
     # --- the server's own steps (see computers.py) -------------------------------------
@@ -468,7 +387,7 @@ class GameService:
     def next_step(self, game_id: str) -> ServerStep | None:
         """The step the server plays next in this game, or None if a person acts next."""
         with self.engine.connect() as db:
-            loaded = self._load(db, game_id)
+            loaded = self.cache.load(db, game_id)
         if waiting_for(loaded) != "server":
             return None
         match = loaded.match
@@ -485,8 +404,8 @@ class GameService:
     def play_step(self, step: ServerStep, action: int | None) -> bool:
         """Play the step (roll, or the computer's action) if the game is still where it was
         planned; False if another server process got there first."""
-        with self._lock(step.game_id), self._transaction() as db:
-            loaded = self._load(db, step.game_id)
+        with self.cache.lock(step.game_id), self._transaction() as db:
+            loaded = self.cache.load(db, step.game_id)
             if loaded.count != step.count or waiting_for(loaded) != "server":
                 return False
             match = loaded.match
@@ -500,7 +419,7 @@ class GameService:
                 if not self._store(db, step.game_id, loaded, step.count, strict=False):
                     return False            # (and the game is out of memory)
             except Exception:
-                self._games.pop(step.game_id, None)
+                self.cache.forget(step.game_id)
                 raise
         self.notify(step.game_id, waiting_for(loaded),
                     Batch.of(self._state(step.game_id, loaded, step.count, [])))
@@ -515,33 +434,12 @@ class GameService:
                 GAMES.c.updated <= now() - timedelta(seconds=quiet_for)).limit(500))
             return [game_id for (game_id,) in rows]
 
-    # --- players and statistics --------------------------------------------------------
-
-    def players(self) -> list[dict[str, Any]]:
-        """Everyone with a finished game: name, games, last played; most games first."""
-        with self.engine.connect() as db:
-            rows = db.execute(
-                select(RESULTS.c.player, func.count(), func.max(RESULTS.c.finished))
-                .group_by(RESULTS.c.player).order_by(func.count().desc(), RESULTS.c.player)
-                .limit(500)).all()
-        return [{"name": name, "games": games, "last_played": last.isoformat() + "Z"}
-                for name, games, last in rows]
-
-    def results(self, name: str) -> list[Any]:
-        with self.engine.connect() as db:
-            rows = db.execute(select(RESULTS).where(RESULTS.c.player == name)
-                                   .order_by(RESULTS.c.finished)).all()
-        if not rows:
-            raise GameNotFoundError(f"{name!r} has no finished games yet: finish a game and "
-                                    "the statistics appear here")
-        return list(rows)
-
     # --- plumbing ----------------------------------------------------------------------
 
     def _holder(self, token: str) -> tuple[str, int] | None:
         """The (game, seat) a token holds, or None."""
         hashed = token_hash(token)
-        holder = self._holders.get(hashed)
+        holder = self.cache.holders.get(hashed)
         if holder is None:
             with self.engine.connect() as db:
                 row = db.execute(select(SEATS.c.game_id, SEATS.c.seat)
@@ -549,60 +447,14 @@ class GameService:
             if row is None:
                 return None
             holder = (row.game_id, row.seat)
-            self._know(hashed, holder)
+            self.cache.know(hashed, holder)
         return holder
-
-    def _know(self, hashed: str, holder: tuple[str, int]) -> None:
-        """Keep a token's (game, seat) at hand, at most :data:`HOLDERS_IN_MEMORY` of them:
-        a server that kept every token it ever saw would grow without end."""
-        _keep(self._holders, hashed, holder, HOLDERS_IN_MEMORY)
 
     def _answer(self, db: Connection, game_id: str, seat: int, key: str) -> str | None:
         return db.scalar(select(ANSWERS.c.body).where(
             ANSWERS.c.game_id == game_id, ANSWERS.c.seat == seat, ANSWERS.c.key == key))
 
-    def _lock(self, game_id: str) -> threading.RLock:
-        with self._guard:
-            return self._locks.setdefault(game_id, threading.RLock())
-
-    def _load(self, db: Connection, game_id: str) -> _Loaded:
-        """The game: from memory if it is up to date with the database (one small query),
-        else rebuilt from the stored log."""
-        count = event_count(db, game_id)
-        if count is None:
-            raise GameNotFoundError(f"no game {game_id!r}: check the link")
-        cached = self._games.get(game_id)
-        if cached is not None and cached.count == count:
-            return cached
-        if cached is not None and cached.match is not None and cached.count < count:
-            with self._lock(game_id):       # another process moved it on: the new events
-                try:
-                    start = cached.count
-                    if start == count:      # moved on here meanwhile
-                        return cached
-                    new = load_events(db, game_id, start)
-                    if len(new) == count - start:
-                        advance(cached.match, cached.match.events + new)
-                        cached.stored = None
-                        return cached
-                except LogError:
-                    pass
-                self._games.pop(game_id, None)      # not as expected: read it all
-        row = db.execute(select(GAMES.c.config).where(GAMES.c.id == game_id)).one()
-        events = load_events(db, game_id)
-        seats = [Seat(r.seat, SeatKind(r.kind), r.name, r.computer, r.joined is not None)
-                 for r in db.execute(select(SEATS).where(SEATS.c.game_id == game_id)
-                                          .order_by(SEATS.c.seat))]
-        start = next((i for i, e in enumerate(events) if e["type"] not in SEAT_EVENTS),
-                     len(events))
-        prefix, rest = events[:start], events[start:]
-        pace = prefix[0].get("pace", "watch") if prefix else "watch"
-        match = replay({"version": 1, **row.config, "events": rest}) if rest else None
-        loaded = _Loaded(dict(row.config), seats, prefix, match, pace)
-        self._remember(game_id, loaded)
-        return loaded
-
-    def _store(self, db: Connection, game_id: str, loaded: _Loaded, before: int,
+    def _store(self, db: Connection, game_id: str, loaded: LoadedGame, before: int,
                strict: bool = True, **fields: Any) -> bool:
         match = loaded.match
         over = match is not None and match.is_over
@@ -611,7 +463,7 @@ class GameService:
         if now_stored != loaded.stored or fields:
             fields = {"status": status, "waiting_for": now_stored[1], **fields}
         if not append_events(db, game_id, before, loaded.log(before), **fields):
-            self._games.pop(game_id, None)
+            self.cache.forget(game_id)
             if not strict:
                 return False
             raise NotYourTurnError("the game changed while this request was made: "
@@ -619,100 +471,18 @@ class GameService:
         loaded.stored = now_stored
         if over:
             assert match is not None
-            self._record_results(db, game_id, match)
-            self._games.pop(game_id, None)      # read from the database if asked for again
-            self._locks.pop(game_id, None)
+            record_game(db, game_id, match)
+            self.cache.forget(game_id, lock=True)   # read from the database if asked again
         return True
 
-    def _remember(self, game_id: str, loaded: _Loaded) -> None:
-        """Keep the game in memory: games being played, at most :data:`GAMES_IN_MEMORY` (the
-        longest kept go first). Finished games are let go: a server that kept every game it
-        ever served would grow without end, and so would the garbage collector's pauses."""
-        for oldest in _keep(self._games, game_id, loaded, GAMES_IN_MEMORY):
-            # Its lock too (a thread that holds it still stores safely: a store checks
-            # the game's event number in the database).
-            self._locks.pop(oldest, None)
-
-    def _record_results(self, db: Connection, game_id: str, match: Match) -> None:
-        if match.config.format.kind.value == "battle":
-            return
-        scores: dict[int, list[int]] = {seat: [] for seat in range(len(match.players))}
-        shut_boxes = dict.fromkeys(scores, 0)
-        for item in match.events:
-            if item["type"] == "turn-end":
-                scores[item["seat"]].append(item["score"])
-                shut_boxes[item["seat"]] += int(item["shut_box"])
-        rules, fmt = match.rules.to_dict(), str(match.config.format)
-        record_results(db, game_id, [
-            {"seat": seat, "player": name, "rules": rules, "format": fmt,
-             "won": 1 / len(match.winners) if seat in match.winners else 0.0,
-             "scores": scores[seat], "shut_boxes": shut_boxes[seat]}
-            for seat, name in enumerate(match.players)])
-
-    def _state(self, game_id: str, loaded: _Loaded, since: int,
+    def _state(self, game_id: str, loaded: LoadedGame, since: int,
                tokens: list[str]) -> dict[str, Any]:
         you = sorted({h[1] for h in map(self._holder_cached, tokens)
                       if h is not None and h[0] == game_id})
-        seats = loaded.seats
-        config = loaded.config
-        match = loaded.match
-        fmt = match.config.format if match is not None else GameFormat.parse(config["format"])
-        common = {
-            "id": game_id, "rules": config["rules"], "format": str(fmt),
-            "seats": [s.to_dict() for s in seats], "you": you,
-            "players": [{"name": s.name, "computer": s.computer} for s in seats],
-            "stake": config.get("stake", 0), "event_count": loaded.count, "since": since,
-            "events": loaded.log(since)}
-        if match is None:
-            return {**common, "status": "waiting", "format_text": format_text(fmt, None),
-                    "pot": 0, "pending": {"kind": "join", "seat": None, "role": "join",
-                                          "human": False, "roll": None, "dice": None,
-                                          "legal": [], "dice_choices": []},
-                    "board": list(tiles_of(Rules.from_dict(config["rules"]).full)),
-                    "round": 0, "round_scores": {}, "totals": [0] * len(seats),
-                    "active": [True] * len(seats), "winners": [], "losers": [],
-                    "payouts": {}}
-        pending = match.pending
-        turn = pending.turn
-        legal: list[list[int]] = []
-        dice_choices: list[int] = []
-        if turn is not None and pending.kind is PendingKind.SHUT:
-            legal = [list(tiles_of(m)) for m in turn.legal_actions()]
-        if turn is not None and pending.kind is PendingKind.CHOOSE_DICE:
-            dice_choices = list(turn.legal_actions())
-        return {
-            **common, "status": "over" if match.is_over else "playing",
-            "format_text": format_text(fmt, match.round or None),
-            "pot": match.pot,
-            "pending": {
-                "kind": pending.kind, "seat": pending.seat, "role": pending.role,
-                "human": pending.seat is not None and pending.kind is not PendingKind.ROLL_OFF
-                and seats[pending.seat].kind is not SeatKind.COMPUTER,
-                "roll": list(turn.roll) if turn is not None and turn.roll and
-                pending.kind is PendingKind.SHUT else None,
-                "dice": turn.dice if turn is not None else None,
-                "legal": legal, "dice_choices": dice_choices},
-            "board": list(tiles_of(match.board)), "round": match.round,
-            "round_scores": {str(s): v for s, v in match.round_scores.items()},
-            "totals": list(match.totals), "active": list(match.active),
-            "winners": list(match.winners), "losers": list(match.losers),
-            "payouts": {str(s): v for s, v in match.payouts.items()},
-        }
+        return game_view(game_id, loaded, since, you)
 
     def _holder_cached(self, token: str) -> tuple[str, int] | None:
-        return self._holders.get(token_hash(token))
-
-
-def _keep(kept: dict[str, Any], key: str, value: Any, most: int) -> list[str]:
-    """Put ``key`` in ``kept``, which holds at most ``most`` (the first put go first);
-    answer the keys let go."""
-    kept[key] = value
-    gone = []
-    while len(kept) > most:
-        oldest = next(iter(kept))
-        del kept[oldest]
-        gone.append(oldest)
-    return gone
+        return self.cache.holders.get(token_hash(token))
 
 
 class _CacheStaleError(Exception):

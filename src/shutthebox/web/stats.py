@@ -1,5 +1,6 @@
-"""A player's statistics from their finished games' results: the record, the turn scores,
-the solo games, all counted under the rules the player played most."""
+"""A player's statistics: the results each finished game records, the players who have
+them, and from a player's results the record, the turn scores and the solo games, all counted
+under the rules the player played most."""
 
 from __future__ import annotations
 
@@ -7,7 +8,13 @@ import json
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from sqlalchemy import func, select
+from sqlalchemy.engine import Connection, Engine
+
+from shutthebox.match import Match
 from shutthebox.rules import Rules
+from shutthebox.web.cache import GameNotFoundError
+from shutthebox.web.storage import RESULTS, record_results
 
 
 class Result(Protocol):
@@ -81,3 +88,46 @@ class PlayerStats:
             "solo": {"games": sum(1 for r in rows if r.format == "solo"),
                      "personal_best": better(solo) if solo else None, "scores": solo},
             "scores": histogram, "optimal": optimal}
+
+
+def record_game(db: Connection, game_id: str, match: Match) -> None:
+    """Store each player's result of the finished ``match`` (a battle records none)."""
+    if match.config.format.kind.value == "battle":
+        return
+    scores: dict[int, list[int]] = {seat: [] for seat in range(len(match.players))}
+    shut_boxes = dict.fromkeys(scores, 0)
+    for item in match.events:
+        if item["type"] == "turn-end":
+            scores[item["seat"]].append(item["score"])
+            shut_boxes[item["seat"]] += int(item["shut_box"])
+    rules, fmt = match.rules.to_dict(), str(match.config.format)
+    record_results(db, game_id, [
+        {"seat": seat, "player": name, "rules": rules, "format": fmt,
+         "won": 1 / len(match.winners) if seat in match.winners else 0.0,
+         "scores": scores[seat], "shut_boxes": shut_boxes[seat]}
+        for seat, name in enumerate(match.players)])
+
+
+def finished_players(engine: Engine) -> list[dict[str, Any]]:
+    """Everyone with a finished game: name, games, last played; most games first."""
+    with engine.connect() as db:
+        rows = db.execute(
+            select(RESULTS.c.player, func.count(), func.max(RESULTS.c.finished))
+            .group_by(RESULTS.c.player).order_by(func.count().desc(), RESULTS.c.player)
+            .limit(500)).all()
+    return [{"name": name, "games": games, "last_played": last.isoformat() + "Z"}
+            for name, games, last in rows]
+
+
+def player_results(engine: Engine, name: str) -> list[Any]:
+    """The player's results, oldest first.
+
+    :raises GameNotFoundError: the player has no finished game.
+    """
+    with engine.connect() as db:
+        rows = db.execute(select(RESULTS).where(RESULTS.c.player == name)
+                               .order_by(RESULTS.c.finished)).all()
+    if not rows:
+        raise GameNotFoundError(f"{name!r} has no finished games yet: finish a game and "
+                                "the statistics appear here")
+    return list(rows)

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Header
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
+from shutthebox.web.bounds import MAX_EVENT, MAX_KEY, MAX_SEAT, MAX_TILES
 from shutthebox.web.deps import Blocking, BlockingDep, SeatTokens, ServiceDep
 from shutthebox.web.seats import bearer_tokens
 from shutthebox.web.service import GameService
@@ -19,10 +20,10 @@ router = APIRouter()
 
 
 class Action(BaseModel):
-    event: int | None = Field(default=None, ge=0, le=10**9, description="the game's event "
+    event: int | None = Field(default=None, ge=0, le=MAX_EVENT, description="the game's event "
                               "number the action was made against (needed without an "
                               "Idempotency-Key)")
-    seat: int | None = Field(default=None, ge=0, le=11,
+    seat: int | None = Field(default=None, ge=0, le=MAX_SEAT,
                              description="the seat acting (checked against the token)")
 
 
@@ -31,7 +32,7 @@ class DiceChoice(Action):
 
 
 class Shut(Action):
-    tiles: list[int] = Field(min_length=1, max_length=12)
+    tiles: list[int] = Field(min_length=1, max_length=MAX_TILES)
 
 
 async def perform(service: GameService, blocking: Blocking, game_id: str,
@@ -47,7 +48,7 @@ async def perform(service: GameService, blocking: Blocking, game_id: str,
 
 
 async def idempotency_key(idempotency_key: Annotated[str | None, Header(
-        alias="Idempotency-Key", max_length=128,
+        alias="Idempotency-Key", max_length=MAX_KEY,
         description="a fresh random id per action; the same key again answers the first "
         "answer")] = None) -> str | None:
     """The action's ``Idempotency-Key`` header. A dependency, like the seat token, not a

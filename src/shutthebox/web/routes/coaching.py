@@ -12,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from shutthebox.rules import Rules
 from shutthebox.web import advice
+from shutthebox.web.bounds import MAX_EVENT
 from shutthebox.web.deps import BlockingDep, ClientKey, SeatTokens, ServiceDep, WorkDep
 from shutthebox.web.service import GameService
 from shutthebox.web.work import (
@@ -84,7 +85,7 @@ async def how_to_play(game_id: str, service: ServiceDep, blocking: BlockingDep
     play" screen)."""
     from shutthebox.guide import how_to_play as guide
 
-    state = await blocking(service.state, game_id, 10**9)
+    state = await blocking(service.state, game_id, MAX_EVENT)
     sections = guide(Rules.from_dict(state["rules"]), state["format"])
     return {"format": state["format"], "sections": [s.to_dict() for s in sections]}
 

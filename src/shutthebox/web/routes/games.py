@@ -14,6 +14,7 @@ from shutthebox.errors import ShutTheBoxError
 from shutthebox.match import parse_stake
 from shutthebox.rules import PRESETS, Rules, preset
 from shutthebox.strategies import STRENGTHS
+from shutthebox.web.bounds import MAX_EVENT, MAX_SEATS
 from shutthebox.web.codec import dumps
 from shutthebox.web.deps import (
     Authorization,
@@ -41,7 +42,7 @@ class SeatIn(BaseModel):
 
 
 class NewGame(BaseModel):
-    players: list[SeatIn] = Field(min_length=1, max_length=12)
+    players: list[SeatIn] = Field(min_length=1, max_length=MAX_SEATS)
     preset: str | None = Field(default=None, max_length=40)
     rules: dict[str, Any] = Field(default_factory=dict,
                                   description="rule fields changing the preset")
@@ -142,7 +143,7 @@ def games(service: ServiceDep,
 
 @router.get("/games/{game_id}")
 async def game(game_id: str, service: ServiceDep, blocking: BlockingDep, tokens: SeatTokens,
-               since: Annotated[int, Query(ge=0, le=10**9)] = 0) -> JSONResponse:
+               since: Annotated[int, Query(ge=0, le=MAX_EVENT)] = 0) -> JSONResponse:
     """A game's state, with its events from position ``since``; ``you`` lists the seats
     of the token sent, if any."""
     return JSONResponse(await blocking(service.state, game_id, since, tokens))

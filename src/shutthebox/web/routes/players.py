@@ -12,7 +12,7 @@ from shutthebox.names import clean_name
 from shutthebox.web import advice
 from shutthebox.web.deps import ClientKey, ServiceDep, WorkDep
 from shutthebox.web.service import GameService
-from shutthebox.web.stats import PlayerStats
+from shutthebox.web.stats import PlayerStats, finished_players, player_results
 from shutthebox.web.work import SolverWork
 
 router = APIRouter()
@@ -27,7 +27,7 @@ async def player_stats(service: GameService, work: SolverWork, name: str,
     :raises GameNotFoundError: the player has no finished game.
     """
     name = clean_name(name)
-    found = PlayerStats(name, await run_in_threadpool(service.results, name))
+    found = PlayerStats(name, await run_in_threadpool(player_results, service.engine, name))
     return found.to_dict(await work.ask([client], advice.optimal_distribution,
                                         found.rules.to_dict()))
 
@@ -35,7 +35,7 @@ async def player_stats(service: GameService, work: SolverWork, name: str,
 @router.get("/players")
 def players(service: ServiceDep) -> list[dict[str, Any]]:
     """Everyone with a finished game."""
-    return service.players()
+    return finished_players(service.engine)
 
 
 @router.get("/stats")

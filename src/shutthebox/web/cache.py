@@ -1,0 +1,169 @@
+"""The games a server process holds in memory, with a lock each, and the seat tokens it knows.
+
+A game is read from its stored log once and kept while it is played: a request checks the
+game's event number in the database (one small query) and uses the game in memory if it is
+up to date, takes the new events if another process moved it on, or reads it all again.
+Both the games and the tokens are bounded: a server that kept every game it ever served
+would grow without end, and so would the garbage collector's pauses.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection
+
+from shutthebox.errors import LogError, ShutTheBoxError
+from shutthebox.match import LOG_VERSION, Match, PendingKind, advance, replay
+from shutthebox.web.seats import Seat, SeatKind
+from shutthebox.web.storage import GAMES, SEATS, event_count, load_events
+
+GAMES_IN_MEMORY = 20_000
+HOLDERS_IN_MEMORY = 100_000
+"""Seat tokens whose game and seat a process keeps at hand (the oldest go first; a token
+not at hand is looked up in the database)."""
+SEAT_EVENTS = ("seats", "join")
+"""Event types of the web layer; the match's own events follow them."""
+
+
+class GameNotFoundError(ShutTheBoxError):
+    """No game has this id."""
+
+
+@dataclass
+class LoadedGame:
+    """A game in memory: its seats, its seat events and, once started, its match."""
+
+    config: dict[str, Any]
+    seats: list[Seat]
+    prefix: list[dict[str, Any]]
+    match: Match | None
+    pace: str = "watch"
+    stored: tuple[str, str] | None = None
+    """The status and who the game waits for as stored (None: not known here)."""
+
+    @property
+    def count(self) -> int:
+        return len(self.prefix) + (len(self.match.events) if self.match else 0)
+
+    def log(self, since: int = 0) -> list[dict[str, Any]]:
+        events = self.prefix + (self.match.events if self.match else [])
+        return events[since:]
+
+    def match_log(self) -> dict[str, Any]:
+        assert self.match is not None
+        return {"version": LOG_VERSION, **self.match.config.to_dict(),
+                "events": self.match.events}
+
+
+def waiting_for(loaded: LoadedGame) -> str:
+    """Who acts next: ``join``, ``human``, ``server`` or ``nobody``."""
+    match = loaded.match
+    if match is None:
+        return "join"
+    if match.is_over:
+        return "nobody"
+    pending = match.pending
+    if pending.kind is PendingKind.ROLL_OFF:
+        return "server"
+    assert pending.seat is not None
+    return "server" if loaded.seats[pending.seat].kind is SeatKind.COMPUTER else "human"
+
+
+def read_game(db: Connection, game_id: str) -> LoadedGame:
+    """The game as stored, rebuilt from its log (which must exist)."""
+    row = db.execute(select(GAMES.c.config).where(GAMES.c.id == game_id)).one()
+    events = load_events(db, game_id)
+    seats = [Seat(r.seat, SeatKind(r.kind), r.name, r.computer, r.joined is not None)
+             for r in db.execute(select(SEATS).where(SEATS.c.game_id == game_id)
+                                      .order_by(SEATS.c.seat))]
+    start = next((i for i, e in enumerate(events) if e["type"] not in SEAT_EVENTS),
+                 len(events))
+    prefix, rest = events[:start], events[start:]
+    pace = prefix[0].get("pace", "watch") if prefix else "watch"
+    match = replay({"version": LOG_VERSION, **row.config, "events": rest}) if rest else None
+    return LoadedGame(dict(row.config), seats, prefix, match, pace)
+
+
+class GameCache:
+    """Games in memory by id (at most :data:`GAMES_IN_MEMORY`), a lock per game, and the
+    (game, seat) of seat tokens by their hash (at most :data:`HOLDERS_IN_MEMORY`); the
+    longest kept go first."""
+
+    def __init__(self) -> None:
+        self.games: dict[str, LoadedGame] = {}
+        self.holders: dict[str, tuple[str, int]] = {}
+        self.locks: dict[str, threading.RLock] = {}
+        self._guard = threading.Lock()
+
+    def lock(self, game_id: str) -> threading.RLock:
+        """The game's lock: one thread at a time changes or reads a game in memory."""
+        with self._guard:
+            return self.locks.setdefault(game_id, threading.RLock())
+
+    def load(self, db: Connection, game_id: str) -> LoadedGame:
+        """The game: from memory if it is up to date with the database (one small query),
+        else rebuilt from the stored log.
+
+        :raises GameNotFoundError: no game has this id.
+        """
+        count = event_count(db, game_id)
+        if count is None:
+            raise GameNotFoundError(f"no game {game_id!r}: check the link")
+        cached = self.games.get(game_id)
+        if cached is not None and cached.count == count:
+            return cached
+        if cached is not None and cached.match is not None and cached.count < count:
+            with self.lock(game_id):        # another process moved it on: the new events
+                try:
+                    start = cached.count
+                    if start == count:      # moved on here meanwhile
+                        return cached
+                    new = load_events(db, game_id, start)
+                    if len(new) == count - start:
+                        advance(cached.match, cached.match.events + new)
+                        cached.stored = None
+                        return cached
+                except LogError:
+                    pass
+                self.games.pop(game_id, None)       # not as expected: read it all
+        loaded = read_game(db, game_id)
+        self.remember(game_id, loaded)
+        return loaded
+
+    def remember(self, game_id: str, loaded: LoadedGame) -> None:
+        """Keep the game in memory (games being played: finished games are let go)."""
+        for oldest in _keep(self.games, game_id, loaded, GAMES_IN_MEMORY):
+            # Its lock too (a thread that holds it still stores safely: a store checks
+            # the game's event number in the database).
+            self.locks.pop(oldest, None)
+
+    def forget(self, game_id: str, lock: bool = False) -> None:
+        """Let the game go (it is read from the database if asked for again), and its lock
+        with it if ``lock``."""
+        self.games.pop(game_id, None)
+        if lock:
+            self.locks.pop(game_id, None)
+
+    def forget_game(self, loaded: LoadedGame) -> None:
+        """Let this game go, whatever id it is kept under."""
+        self.games = {k: v for k, v in self.games.items() if v is not loaded}
+
+    def know(self, hashed: str, holder: tuple[str, int]) -> None:
+        """Keep a token's (game, seat) at hand by the token's hash."""
+        _keep(self.holders, hashed, holder, HOLDERS_IN_MEMORY)
+
+
+def _keep(kept: dict[str, Any], key: str, value: Any, most: int) -> list[str]:
+    """Put ``key`` in ``kept``, which holds at most ``most`` (the first put go first);
+    answer the keys let go."""
+    kept[key] = value
+    gone = []
+    while len(kept) > most:
+        oldest = next(iter(kept))
+        del kept[oldest]
+        gone.append(oldest)
+    return gone
