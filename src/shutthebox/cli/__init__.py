@@ -68,6 +68,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
              "it loses against the best; without --roll, advise the dice choice."),
     "review": ("solve", "Go through a saved game: every decision, what was best, and what it "
                "cost."),
+    "daily": ("daily", "Play today's box: everyone gets the same dice, roll by roll; then "
+              "your score against perfect play on the same dice, and your accuracy."),
     "simulate": ("simulate", "Play many single turns of a strategy and compare the figures "
                  "with the exact ones."),
     "tournament": ("simulate", "Play whole matches between strategies, seats rotated, and "

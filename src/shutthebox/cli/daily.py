@@ -1,0 +1,116 @@
+"""``shutthebox daily``: the daily box in lines of text, the same dice for everyone.
+
+The moves are read a line at a time (a terminal, or a pipe); with ``--json`` the prompts go
+to standard error and the result, as JSON, to standard output.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from shutthebox.errors import ShutTheBoxError
+
+DateOption = Annotated[str | None, typer.Option(
+    "--date", help="play the box of another day, like 2026-11-24 [default: today, UTC]")]
+
+
+class InputEndedError(ShutTheBoxError):
+    """Standard input ended before the box was finished."""
+
+    exit_status = 1
+
+
+def daily_command(
+    day_text: DateOption = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="print the result as JSON for scripts (the prompts go to standard "
+        "error)")] = False,
+    name: Annotated[str, typer.Option("--name", help="your name in the result")] = "You",
+) -> None:
+    """Play today's box: everyone gets the same dice, roll by roll; then your score against
+    perfect play on the same dice, and your accuracy."""
+    from shutthebox.coach.daily import daily_box, parse_day
+    from shutthebox.names import clean_name
+
+    day = parse_day(day_text) if day_text is not None else datetime.now(UTC).date()
+    player = clean_name(name)
+    box = daily_box(day)
+    console = Console(stderr=as_json, highlight=False)
+    from shutthebox.rules import PRESETS
+
+    console.print(f"[bold]Daily box of {day.isoformat()}[/]: {box.preset} "
+                  f"({escape(PRESETS[box.preset].summary)}).")
+    match = box.play(_reader(console, input), player)
+    result = box.result(match.to_log())
+    if as_json:
+        print(json.dumps(result, indent=2))
+        return
+    better = "lower" if box.rules.lower_is_better else "higher"
+    console.print(f"Your score: [bold]{result['score']}[/]; perfect play on the same dice "
+                  f"scored {result['perfect']} ({better} is better). Accuracy "
+                  f"{result['accuracy']:.1f}.")
+    for mark in result["analysis"]["marks"]:
+        if mark["why"]:
+            console.print(f"  {mark['size']}: {escape(mark['why'])}")
+
+
+def _reader(console: Console, ask: Callable[[str], str]) -> Callable[..., int]:
+    """The human's decisions, asked a line at a time until one is legal."""
+    from shutthebox.dice import format_roll
+    from shutthebox.match import Match, PendingKind
+    from shutthebox.strategies import describe_move
+    from shutthebox.terminal.game import read_move
+    from shutthebox.tiles import format_tiles
+
+    def choose(match: Match) -> int:
+        pending = match.pending
+        turn = pending.turn
+        assert turn is not None
+        while True:
+            if pending.kind is PendingKind.CHOOSE_DICE:
+                prompt = f"Open: {format_tiles(turn.open_tiles)}. Roll 1 or 2 dice? [2] "
+            else:
+                prompt = (f"Open: {format_tiles(turn.open_tiles)}. Roll "
+                          f"{format_roll(turn.roll or ())}: tiles to shut (? for the legal "
+                          "moves): ")
+            console.print(prompt, end="")
+            try:
+                answer = ask("").strip().lower()
+            except EOFError:
+                console.print()
+                raise InputEndedError("input ended before the daily box was finished") \
+                    from None
+            if answer == "?":
+                console.print("legal: " + ", ".join(describe_move(turn, a).removeprefix(
+                    "shut ") for a in turn.legal_actions()))
+                continue
+            try:
+                action = (_dice(answer) if pending.kind is PendingKind.CHOOSE_DICE
+                          else read_move(answer, match.rules))
+                if pending.kind is PendingKind.SHUT:
+                    turn.shut(action)   # refuses an illegal move, saying why
+            except ShutTheBoxError as error:
+                console.print(f"[red]{escape(str(error))}[/]")
+                continue
+            return action
+
+    return choose
+
+
+def _dice(answer: str) -> int:
+    if answer not in ("", "1", "2"):
+        raise ShutTheBoxError(f"{answer!r} is not 1 or 2")
+    return int(answer or "2")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the ``daily`` command."""
+    app.command("daily")(daily_command)
+

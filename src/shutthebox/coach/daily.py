@@ -1,0 +1,166 @@
+"""The daily box: one solo turn a day, the same for everyone, so that scores compare fairly.
+
+The day fixes the rule set (a preset, in a fixed rotation) and the dice: the i-th roll of the
+day (counted from 0) is the same whatever was shut before, derived from the date and ``i``
+alone (SHA-256 of ``shutthebox daily DATE i``); when one die is rolled, it is the first die
+of that roll. Perfect play is the optimal player's turn (the best expected score) on the same
+dice; the player's accuracy is the coach's (:mod:`shutthebox.coach.analysis`).
+
+>>> from datetime import date
+>>> box = daily_box(date(2026, 11, 24))
+>>> box.preset, box.roll(0, 2), box.roll(0, 1)
+('classic', (1, 2), (2,))
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from shutthebox.dice import FACES, Roll
+from shutthebox.errors import LogError, ShutTheBoxError
+from shutthebox.formats import GameFormat
+from shutthebox.match import Match, MatchConfig
+from shutthebox.rules import PRESETS, Rules
+
+DAILY_PRESETS = ("classic", "pub", "lever-9", "children-two-tiles", "encyclopedia", "cards",
+                 "pub-digits", "family-12", "covered", "children-digits", "box-12",
+                 "family-12-faces")
+"""The rotation of the day's rule set, one a day from 1 January of year 1 (a date always
+gives the same box: a preset added later does not join the rotation)."""
+
+SOLO = GameFormat.parse("solo")
+
+
+class DailyDateError(ShutTheBoxError):
+    """A date that cannot be read."""
+
+
+def parse_day(text: str) -> date:
+    """A date written ``YYYY-MM-DD``.
+
+    :raises DailyDateError: it is not one.
+
+    >>> parse_day("2026-11-24")
+    datetime.date(2026, 11, 24)
+    """
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise DailyDateError(f"date {text!r} is not a day written YYYY-MM-DD, like "
+                             "2026-11-24") from None
+
+
+@dataclass(frozen=True)
+class DailyBox:
+    """The box of one day: its rule set and its stream of dice."""
+
+    day: date
+    preset: str
+    rules: Rules
+
+    def roll(self, index: int, dice: int = 2) -> Roll:
+        """The ``index``-th roll of the day (from 0) with ``dice`` dice: the first die alone
+        for one die."""
+        digest = hashlib.sha256(f"shutthebox daily {self.day.isoformat()} {index}".encode())
+        number = int.from_bytes(digest.digest()[:8], "big")
+        faces = (number % FACES + 1, number // FACES % FACES + 1)
+        return tuple(sorted(faces[:dice]))
+
+    def rolls(self, count: int | None = None) -> list[Roll]:
+        """The first ``count`` two-dice rolls of the day (enough for any turn by default:
+        each roll but the last shuts a tile)."""
+        return [self.roll(i) for i in range(count if count is not None else
+                                            self.rules.tiles + 1)]
+
+    def start(self, player: str = "You") -> Match:
+        """A new solo match of the day's rules, its rolls to be taken from :meth:`next_roll`."""
+        return Match(MatchConfig(self.rules, SOLO, (player,)))
+
+    def next_roll(self, match: Match) -> Roll:
+        """The roll the match waits for: the next of the day's, with the dice it rolls."""
+        turn = match.pending.turn
+        if turn is None or not match.pending.is_chance:
+            raise LogError("the daily box is not waiting for a roll")
+        done = sum(1 for e in match.events if e["type"] == "roll")
+        return self.roll(done, turn.dice)
+
+    def play(self, choose: Callable[[Match], int], player: str = "You") -> Match:
+        """A whole turn of the day, each decision asked of ``choose``."""
+        match = self.start(player)
+        while not match.is_over:
+            if match.pending.is_chance:
+                match.apply_roll(self.next_roll(match))
+            else:
+                match.decide(choose(match))
+        return match
+
+    def perfect(self) -> Match:
+        """The optimal player's turn on the day's dice (the best expected score)."""
+        from shutthebox.solver.players import make_optimal
+
+        player = make_optimal("", self.rules)
+
+        def choose(match: Match) -> int:
+            assert match.pending.turn is not None
+            return player.choose(match.pending.turn, match.situation())
+
+        return self.play(choose, "perfect play")
+
+    def check(self, log: Mapping[str, Any]) -> None:
+        """Refuse a log that is not a turn of this day's box (other rules, or other dice).
+
+        :raises LogError: it is not.
+        """
+        if Rules.from_dict(dict(log.get("rules", {}))) != self.rules.replace(
+                instant_win=self.rules.shut_box_wins(False)) or log.get("format") != "solo":
+            raise LogError(f"the game is not the daily box of {self.day}: its rules or format "
+                           "differ")
+        rolls = [e for e in log.get("events", []) if e.get("type") == "roll"]
+        for index, event in enumerate(rolls):
+            dice = len(event.get("roll", ()))
+            if tuple(sorted(event.get("roll", ()))) != self.roll(index, dice):
+                raise LogError(f"the game is not the daily box of {self.day}: its roll "
+                               f"{index + 1} is {event.get('roll')!r}, the day's is "
+                               f"{list(self.roll(index, dice))}")
+
+    def result(self, log: Mapping[str, Any]) -> dict[str, Any]:
+        """A finished turn of the day against perfect play on the same dice: ``score``,
+        ``perfect`` (perfect play's score), ``accuracy``, and the coach's full analysis.
+
+        :raises LogError: the log is not a finished turn of this day's box.
+        """
+        from shutthebox.coach.analysis import analyse
+
+        self.check(log)
+        analysis = analyse(log)
+        ended = [e for e in log["events"] if e["type"] == "turn-end"]
+        if not ended:
+            raise LogError(f"the daily box of {self.day} is not finished")
+        (player,) = analysis.players
+        return {"day": self.day.isoformat(), "preset": self.preset,
+                "player": player.player, "score": ended[0]["score"],
+                "perfect": self.perfect_score(), "accuracy": player.accuracy,
+                "analysis": analysis.to_dict()}
+
+    def perfect_score(self) -> int:
+        """What perfect play scored on the day's dice."""
+        return int(next(e["score"] for e in self.perfect().events
+                        if e["type"] == "turn-end"))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The day's box for a page or a script: the date, the preset, the rules, the day's
+        first rolls and perfect play's score on them."""
+        return {"day": self.day.isoformat(), "preset": self.preset,
+                "rules": self.rules.to_dict(),
+                "rolls": [list(r) for r in self.rolls()],
+                "perfect": self.perfect_score()}
+
+
+def daily_box(day: date) -> DailyBox:
+    """The box of ``day``: the preset of the rotation and the day's dice."""
+    preset = DAILY_PRESETS[day.toordinal() % len(DAILY_PRESETS)]
+    return DailyBox(day, preset, PRESETS[preset].rules)
