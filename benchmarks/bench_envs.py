@@ -1,7 +1,11 @@
 """Environment speed: the compiled vector env against Gymnasium's SyncVectorEnv over the
-single env, in the same run, with random legal actions (9 tiles, ``score`` reward, one core).
+single env, in the same run, with random legal actions (9 tiles, ``score`` reward, one core);
+and the time of an exact evaluation of a whole policy (:func:`shutthebox.envs.evaluate`) on 9
+and 12 tiles, for a MaskablePPO network (untrained: its cost does not depend on its weights),
+a simple player and the random policy.
 
-Goals: at least 1 M env steps/s with N = 4096, and at least 100 times SyncVectorEnv. An env
+Goals: at least 1 M env steps/s with N = 4096, and at least 100 times SyncVectorEnv; an exact
+evaluation of a network policy within 10 s on 12 tiles (cheap beside a training epoch). An env
 step is one game's step; with next-step autoreset, one step in every episode restarts a
 finished game (the figure of moves alone is printed too). Prints figures; asserts nothing.
 
@@ -18,7 +22,10 @@ import numpy as np
 from report import Figures, add_arguments
 
 import shutthebox.envs
-from shutthebox.envs import ShutTheBoxEnv, ShutTheBoxVectorEnv
+from shutthebox.envs import ShutTheBoxEnv, ShutTheBoxVectorEnv, evaluate, uniform_random
+from shutthebox.envs.sb3 import StableBaselinesVecEnv
+from shutthebox.players.simple import FewestTilesStrategy
+from shutthebox.solver.evaluate import decision_nodes
 
 
 def vector_rate(games: int, seconds: float, copy: bool) -> tuple[float, float]:
@@ -54,6 +61,33 @@ def sync_rate(games: int, vector_steps: int) -> float:
     return games * vector_steps / (time.perf_counter() - began)
 
 
+def evaluation_seconds(task_id: str, rules: str, figures: Figures) -> None:
+    """How long an exact evaluation of a whole policy takes on a task, by kind of policy."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    torch.set_num_threads(1)
+    began = time.perf_counter()
+    nodes = decision_nodes(ShutTheBoxEnv(rules=rules).rules)
+    listing = time.perf_counter() - began
+    venv = StableBaselinesVecEnv(ShutTheBoxVectorEnv(num_envs=4, rules=rules))
+    model = MaskablePPO("MultiInputPolicy", venv, seed=0, device="cpu",
+                        policy_kwargs={"net_arch": [128, 128]})
+    label = f"{rules} ({nodes.count:,} decision nodes)"
+    figures.add(f"listing the decision nodes, {label}, once", listing, "s", "", 2)
+    print(f"{label}: listing the nodes {listing:.2f} s (once per rules)")
+    for name, policy in (("MaskablePPO network [128, 128]", model),
+                         ("fewest-tiles player", FewestTilesStrategy()),
+                         ("random policy", uniform_random)):
+        began = time.perf_counter()
+        result = evaluate(policy, task_id)
+        seconds = time.perf_counter() - began
+        goal = "10 s" if name.startswith("MaskablePPO") and "12" in task_id else ""
+        figures.add(f"exact evaluation, {name}, {label}", seconds, "s", goal, 2)
+        print(f"  exact evaluation of the {name}: {seconds:.2f} s "
+              f"(regret {result.regret:.4f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=4096)
@@ -65,6 +99,8 @@ def main() -> None:
     for _ in range(args.runs):
         figures.begin_run()
         measure(args.games, args.seconds, args.sync_steps, figures)
+        evaluation_seconds("shutthebox/Turn-Classic-Score-v0", "classic", figures)
+        evaluation_seconds("shutthebox/Turn-Box12-Score-v0", "box-12", figures)
     figures.finish(args.markdown)
 
 

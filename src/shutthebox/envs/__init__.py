@@ -2,7 +2,9 @@
 against computer players) and PettingZoo (a match between agents).
 
 Importing this module registers ``shutthebox/ShutTheBox-v0`` (with a compiled vector entry
-point for ``gymnasium.make_vec``) and ``shutthebox/ShutTheBoxMatch-v0``:
+point for ``gymnasium.make_vec``), ``shutthebox/ShutTheBoxMatch-v0`` and the task suite
+(:mod:`shutthebox.envs.tasks`); :func:`evaluate` gives a policy's exact expected return and
+regret on a turn task (:mod:`shutthebox.envs.evaluation`):
 
 >>> import gymnasium
 >>> import shutthebox.envs
@@ -15,9 +17,11 @@ from typing import Any
 
 import gymnasium
 
+from shutthebox.envs.evaluation import Evaluation, evaluate, uniform_random
 from shutthebox.envs.matchplay import ShutTheBoxMatchEnv
 from shutthebox.envs.multi import ShutTheBoxAEC
 from shutthebox.envs.single import IllegalActionError, RewardError, ShutTheBoxEnv
+from shutthebox.envs.tasks import SUITE, TASKS, Task, register_tasks
 
 ENV_ID = "shutthebox/ShutTheBox-v0"
 MATCH_ENV_ID = "shutthebox/ShutTheBoxMatch-v0"
@@ -28,6 +32,7 @@ if ENV_ID not in gymnasium.registry:
 if MATCH_ENV_ID not in gymnasium.registry:
     gymnasium.register(id=MATCH_ENV_ID,
                        entry_point="shutthebox.envs.matchplay:ShutTheBoxMatchEnv")
+register_tasks()
 
 
 def __getattr__(name: str) -> Any:
@@ -39,5 +44,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["ENV_ID", "MATCH_ENV_ID", "IllegalActionError", "RewardError", "ShutTheBoxAEC",
-           "ShutTheBoxEnv", "ShutTheBoxMatchEnv", "ShutTheBoxVectorEnv"]
+__all__ = ["ENV_ID", "MATCH_ENV_ID", "SUITE", "TASKS", "Evaluation", "IllegalActionError",
+           "RewardError", "ShutTheBoxAEC", "ShutTheBoxEnv", "ShutTheBoxMatchEnv",
+           "ShutTheBoxVectorEnv", "Task", "evaluate", "uniform_random"]

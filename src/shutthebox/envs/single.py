@@ -61,6 +61,15 @@ COVERED_SUM = custom("covered-sum", _covered)
 """The sum of the shut tiles at the end: the return of the ``score`` reward."""
 
 
+def _signed_score(rules: Rules, open_tiles: Tiles) -> int:
+    return -rules.score(open_tiles) if rules.lower_is_better else rules.score(open_tiles)
+
+
+SIGNED_SCORE = custom("signed-score", _signed_score)
+"""The turn's score, negated where lower scores win: the return of the ``end-score``
+reward, which follows any scoring rule (``digits`` too)."""
+
+
 def make_rules(rules: Rules | str | None, fields: dict[str, Any]) -> Rules:
     """Rules from a Rules value, a preset name, or rule fields."""
     base = rules if isinstance(rules, Rules) else preset(rules) if rules else Rules()
@@ -71,9 +80,11 @@ def reward_objective(reward: str) -> Objective:
     """The solver objective whose value is the optimal return of a reward."""
     if reward == "score":
         return COVERED_SUM
+    if reward == "end-score":
+        return SIGNED_SCORE
     if reward == "shut" or reward.startswith("beat:"):
         return parse_objective(reward)
-    raise RewardError(f"unknown reward {reward!r}: choose score, shut or beat:T")
+    raise RewardError(f"unknown reward {reward!r}: choose score, end-score, shut or beat:T")
 
 
 def encode_action(rules: Rules, state: TurnState, action: int) -> int:
@@ -122,8 +133,8 @@ class Travelling:
 
 
 class ShutTheBoxEnv(Travelling, gym.Env[dict[str, Any], int]):
-    """One turn of Shut the Box under any rules, with a ``score``, ``shut`` or ``beat:T``
-    reward."""
+    """One turn of Shut the Box under any rules, with a ``score``, ``end-score``, ``shut`` or
+    ``beat:T`` reward."""
 
     metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's
 

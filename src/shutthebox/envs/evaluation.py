@@ -1,0 +1,230 @@
+"""The exact expected return and regret of a whole policy on a turn task, in one call.
+
+:func:`evaluate` shows the policy every decision node of the turn at once (the dice choices
+and every roll that admits a move, from every set of open tiles, reachable or not), in the
+single environment's observation layout and with its action masks, a batch at a time; then
+one backward pass over the open tiles (:func:`~shutthebox.solver.evaluate.policy_values`)
+gives the policy's exact expected return, with no sampling. The regret is the exact optimum
+less that return.
+
+A policy is any of:
+
+- a function ``policy(observations, masks)`` of a batch: ``observations`` is the
+  environment's observation dict with a leading batch axis, ``masks`` the ``np.int8`` action
+  masks ``[batch, actions]``; it returns the actions ``[batch]`` (a deterministic policy) or
+  their probabilities ``[batch, actions]`` (a stochastic one);
+- a model with Stable-Baselines3's ``predict`` (its greedy policy; the masks are passed to
+  ``predict`` when it takes them, as sb3-contrib's ``MaskablePPO`` does);
+- a computer player with ``choose(state, situation)`` (:mod:`shutthebox.players.simple`).
+
+An illegal action ends the turn as the environment does (``on_illegal="end"``: nothing more is
+paid). :func:`uniform_random` is the policy of the random agent.
+
+>>> result = evaluate(uniform_random, "shutthebox/Turn-Classic-Score-v0")
+>>> round(result.optimum, 4), round(result.expected_return, 4), round(result.regret, 4)
+(33.8425, 24.5812, 9.2613)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+
+from shutthebox.envs.single import COVERED_SUM, ShutTheBoxEnv
+from shutthebox.errors import ShutTheBoxError
+from shutthebox.players.base import Situation
+from shutthebox.rules import Rules
+from shutthebox.solver import solve
+from shutthebox.solver.evaluate import DecisionNodes, decision_nodes, policy_values
+from shutthebox.turn import Phase, TurnState
+
+Observations = dict[str, npt.NDArray[Any]]
+BatchPolicy = Callable[[Observations, npt.NDArray[np.int8]], npt.NDArray[Any]]
+"""A policy of a batch: actions ``[batch]`` or action probabilities ``[batch, actions]``."""
+
+BATCH = 4096
+"""Decision nodes shown to the policy at once."""
+
+
+class PolicyError(ShutTheBoxError):
+    """A policy :func:`evaluate` cannot read, or an answer of the wrong shape."""
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A policy's exact expected return on a task beside the exact optimum."""
+
+    task: str
+    expected_return: float
+    optimum: float
+    nodes: int
+    """How many decision nodes the policy was shown."""
+
+    @property
+    def regret(self) -> float:
+        """The expected return the policy leaves on the table."""
+        return self.optimum - self.expected_return
+
+
+def uniform_random(observations: Observations,
+                   masks: npt.NDArray[np.int8]) -> npt.NDArray[np.float64]:
+    """Every legal action alike: the random agent's probabilities."""
+    weights = masks.astype(np.float64)
+    chances: npt.NDArray[np.float64] = weights / weights.sum(axis=1, keepdims=True)
+    return chances
+
+
+def turn_env(task: str | ShutTheBoxEnv | gymnasium.Env[Any, Any]) -> ShutTheBoxEnv:
+    """The turn environment of a task id (``shutthebox/...``) or of an environment.
+
+    Raises:
+        PolicyError: the task is not a turn of one player (a match task, say).
+    """
+    env = gymnasium.make(task) if isinstance(task, str) else task
+    bare = env.unwrapped
+    if not isinstance(bare, ShutTheBoxEnv):
+        raise PolicyError(f"{task!r} is not a turn task: evaluate() takes a turn task "
+                          f"(ShutTheBoxEnv), not {type(bare).__name__}")
+    return bare
+
+
+def as_batch_policy(policy: Any, rules: Rules) -> BatchPolicy:
+    """A policy of any kind :func:`evaluate` takes, as a function of a batch.
+
+    Raises:
+        PolicyError: it is neither a function, a model with ``predict`` nor a player.
+    """
+    if hasattr(policy, "predict"):
+        return _model_policy(policy)
+    if hasattr(policy, "choose"):
+        return _player_policy(policy, rules)
+    if callable(policy):
+        return policy  # type: ignore[no-any-return]
+    raise PolicyError(f"cannot evaluate {policy!r}: give a function of (observations, "
+                      f"masks), a model with predict(), or a player with choose()")
+
+
+def _model_policy(model: Any) -> BatchPolicy:
+    policy = getattr(model, "policy", None)
+    if all(hasattr(policy, name) for name in ("obs_to_tensor", "extract_features",
+                                                "mlp_extractor", "action_net")):
+        return _actor_critic_policy(policy)
+
+    def act(observations: Observations, masks: npt.NDArray[np.int8]) -> npt.NDArray[Any]:
+        try:
+            actions, _ = model.predict(observations, deterministic=True, action_masks=masks)
+        except TypeError:        # a model without masks (DQN, say)
+            actions, _ = model.predict(observations, deterministic=True)
+        return np.asarray(actions)
+    return act
+
+
+def _actor_critic_policy(policy: Any) -> BatchPolicy:
+    """The greedy action of a Stable-Baselines3 actor-critic policy (PPO, A2C, MaskablePPO):
+    the best legal logit, read from the network without building the distributions
+    ``predict`` builds (most of its time on thousands of actions). It is the action
+    ``predict(..., deterministic=True)`` takes with the masks, but where two logits are
+    nearly equal: ``predict`` compares them after normalising in single precision, which can
+    make them tie."""
+    import torch
+
+    def act(observations: Observations, masks: npt.NDArray[np.int8]) -> npt.NDArray[Any]:
+        with torch.no_grad():
+            tensor, _ = policy.obs_to_tensor(observations)
+            features = policy.extract_features(tensor, policy.pi_features_extractor)
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
+            logits[torch.as_tensor(masks == 0)] = -torch.inf
+            return np.asarray(logits.argmax(dim=1).cpu().numpy())
+    return act
+
+
+def _player_policy(player: Any, rules: Rules) -> BatchPolicy:
+    one_die = 1 << rules.tiles
+
+    def act(observations: Observations, masks: npt.NDArray[np.int8]) -> npt.NDArray[Any]:
+        weights = 1 << np.arange(rules.tiles)
+        open_masks = observations["open"].astype(np.int64) @ weights
+        actions = np.zeros(len(masks), dtype=np.int64)
+        for i, open_tiles in enumerate(open_masks.tolist()):
+            if observations["dice_choice"][i]:
+                state = TurnState.before_roll(rules, open_tiles)
+                actions[i] = one_die + player.choose(state, Situation()) - 1
+            else:
+                faces = tuple(int(f) for f in observations["roll"][i] if f)
+                state = TurnState(rules, open_tiles, Phase.SHUT, dice=len(faces), roll=faces)
+                actions[i] = player.choose(state, Situation())
+        return actions
+    return act
+
+
+def node_observations(nodes: DecisionNodes, start: int, stop: int,
+                      actions: int) -> tuple[Observations, npt.NDArray[np.int8]]:
+    """The observations and masks of decision nodes ``start .. stop - 1`` (the dice choices
+    first, then the moves), as the single environment shows them."""
+    rules = nodes.rules
+    choices = len(nodes.choice_masks)
+    chosen = nodes.choice_masks[start:min(stop, choices)]
+    shut = slice(max(start - choices, 0), max(stop - choices, 0))
+    open_masks = np.concatenate([chosen, nodes.shut_masks[shut]])
+    count = len(open_masks)
+    roll = np.zeros((count, 2), dtype=np.int64)
+    roll[len(chosen):] = nodes.shut_faces[shut]
+    phase = np.zeros(count, dtype=np.int64)
+    phase[len(chosen):] = 1
+    observations: Observations = {
+        "open": ((open_masks[:, None] >> np.arange(rules.tiles)) & 1).astype(np.int8),
+        "roll": roll, "phase": phase, "dice_choice": 1 - phase}
+    masks = np.zeros((count, actions), dtype=np.int8)
+    masks[:len(chosen), actions - 2:] = 1
+    lo, hi = np.searchsorted(nodes.edge_node, [shut.start, shut.stop])
+    masks[nodes.edge_node[lo:hi] - shut.start + len(chosen), nodes.edge_move[lo:hi]] = 1
+    return observations, masks
+
+
+def evaluate(policy: Any, task: str | ShutTheBoxEnv | gymnasium.Env[Any, Any],
+             batch: int = BATCH) -> Evaluation:
+    """The exact expected return and regret of ``policy`` on a turn task (a registered id
+    such as ``shutthebox/Turn-Classic-Score-v0``, or a turn environment).
+
+    Raises:
+        PolicyError: the task is not a turn, or the policy or its answers cannot be read.
+    """
+    env = turn_env(task)
+    rules, objective = env.rules, env.objective
+    act = as_batch_policy(policy, rules)
+    nodes = decision_nodes(rules)
+    size, choices = 1 << rules.tiles, len(nodes.choice_masks)
+    dice_chance = np.zeros((2, size))
+    for d in (1, 2):
+        dice_chance[d - 1] = [float(rules.dice_choices(m) == (d,)) for m in range(size)]
+    move_chance = np.zeros(len(nodes.edge_node))
+    for start in range(0, nodes.count, batch):
+        stop = min(start + batch, nodes.count)
+        observations, masks = node_observations(nodes, start, stop, env.actions)
+        answer = np.asarray(act(observations, masks))
+        chosen = nodes.choice_masks[start:min(stop, choices)]
+        first, last = max(start - choices, 0), max(stop - choices, 0)
+        lo, hi = np.searchsorted(nodes.edge_node, [first, last])
+        rows = nodes.edge_node[lo:hi] - first + len(chosen)
+        if answer.shape == (len(masks),):          # one action a node
+            for d in (1, 2):
+                dice_chance[d - 1, chosen] = answer[:len(chosen)] == env.one_die + d - 1
+            move_chance[lo:hi] = answer[rows] == nodes.edge_move[lo:hi]
+        elif answer.shape == masks.shape:          # the chance of every action
+            dice_chance[:, chosen] = answer[:len(chosen), env.one_die:].T
+            move_chance[lo:hi] = answer[rows, nodes.edge_move[lo:hi]]
+        else:
+            raise PolicyError(f"a policy shown {len(masks)} nodes answered with shape "
+                              f"{answer.shape}: give {len(masks)} actions or a "
+                              f"({len(masks)}, {env.actions}) array of probabilities")
+    finals = objective.final_values(rules)
+    forfeit = finals if objective is COVERED_SUM else np.zeros(size)
+    values = policy_values(nodes, finals, dice_chance, move_chance, forfeit)
+    name = env.spec.id if env.spec is not None else f"{rules!r} reward {env.reward_name}"
+    return Evaluation(name, float(values[rules.full]),
+                      float(solve(rules, objective).value()), nodes.count)
