@@ -1,7 +1,10 @@
 """The formats of a game: how many rounds, the limit or target, and the battle's reading.
 
 A :class:`GameFormat` is what a match is played as and what the match solver solves; it sits
-below both, so each reads one definition.
+below both, so each reads one definition. How each kind is played (its number and players, how
+a round ends and who is out, how the match solver tabulates it) is one :class:`FormatPlay`
+object per kind, in :data:`FORMATS`: the match and the solver ask it rather than branch on the
+kind.
 
 >>> GameFormat.parse("loser-at")
 GameFormat.parse('loser-at:100')
@@ -9,6 +12,7 @@ GameFormat.parse('loser-at:100')
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -28,16 +32,13 @@ class FormatKind(StrEnum):
     BATTLE = "battle"
 
 
-_DEFAULT_LIMIT = {FormatKind.ROUNDS: 3, FormatKind.ELIMINATION: 45, FormatKind.LOSER_AT: 100,
-                  FormatKind.RACE: 200}
-_MAX_LIMIT = {FormatKind.ROUNDS: 100, FormatKind.ELIMINATION: 10_000,
-              FormatKind.LOSER_AT: 10_000, FormatKind.RACE: 10_000}
-"""The largest number each format takes: beyond it a match would not end in a sitting."""
-_MIN_PLAYERS = {FormatKind.SOLO: 1, FormatKind.SINGLE: 1, FormatKind.ROUNDS: 1,
-                FormatKind.ELIMINATION: 2, FormatKind.LOSER_AT: 2, FormatKind.RACE: 1,
-                FormatKind.BATTLE: 2}
-MULTI_ROUND = (FormatKind.ROUNDS, FormatKind.ELIMINATION, FormatKind.LOSER_AT, FormatKind.RACE)
-"""The formats of several rounds, where a shut box scores 0 unless ``instant_win`` is set."""
+class SolverFamily(StrEnum):
+    """How the exact two-player match solver tabulates a format: round by round (a fixed
+    number of rounds), by the totals below a threshold, or as the battle's stochastic game."""
+
+    ROUNDS = "rounds"
+    THRESHOLD = "threshold"
+    BATTLE = "battle"
 
 
 class BattleReading(StrEnum):
@@ -50,8 +51,245 @@ class BattleReading(StrEnum):
 
 DEFAULT_BATTLE = BattleReading.TURNS
 """``battle`` alone: a whole turn at a time, the reading whose games have a human length
-(under optimal play on 9 tiles, a median of 11 turns, 43 rolls, against 176 single rolls one
-at a time: see the README)."""
+(see the README for the games' lengths under optimal play)."""
+
+
+@dataclass(frozen=True)
+class RoundResult:
+    """Where a match of turns stands once every player still in has played the round."""
+
+    number: int
+    """The round just played, from 1."""
+    playing: tuple[int, ...]
+    """The seats still in, in playing order."""
+    scores: Mapping[int, int]
+    """This round's score of each seat that played it."""
+    totals: Sequence[int]
+    """Each seat's total over the rounds, this one included."""
+    lower_is_better: bool
+
+    def best(self, seats: Iterable[int], by_total: bool = True) -> tuple[int, ...]:
+        """The seats among ``seats`` with the best total (or this round's best score), in
+        seat order."""
+        chosen = sorted(seats)
+        scores: Mapping[int, int] | Sequence[int] = self.totals if by_total else self.scores
+        pick = min if self.lower_is_better else max
+        best = pick(scores[s] for s in chosen)
+        return tuple(s for s in chosen if scores[s] == best)
+
+
+@dataclass(frozen=True)
+class RoundEnd:
+    """What the end of a round decides: the seats out, and the winners (and losers) once the
+    match is over; no winners means another round."""
+
+    out: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()
+    losers: tuple[int, ...] = ()
+
+
+class FormatPlay:
+    """How one kind of format is played: its number, its players, how a round ends and who
+    is out, and how the match solver tabulates it. One object per :class:`FormatKind`
+    (:data:`FORMATS`), read by the match and the match solver alike."""
+
+    kind: FormatKind
+    default_limit: int | None = None
+    """The number the format takes when none is given; ``None`` for a format without one."""
+    max_limit: int | None = None
+    """The largest number it takes: beyond it a match would not end in a sitting."""
+    min_players: int = 1
+    multi_round: bool = False
+    """Several rounds, where a shut box scores 0 unless ``instant_win`` is set."""
+    family: SolverFamily | None = None
+    """How the exact two-player match solver tabulates it; ``None``: it has no match table
+    (a game alone)."""
+    shared_box: bool = False
+    """Both players work on one box (the battle) rather than each playing turns."""
+
+    def goal(self, limit: int | None) -> str:
+        """How the format is won, in one sentence."""
+        raise NotImplementedError
+
+    def end_round(self, limit: int | None, result: RoundResult) -> RoundEnd:
+        """What the end of a round decides in this format."""
+        raise NotImplementedError
+
+    def rounds(self, limit: int | None) -> int | None:
+        """The number of rounds the format plays, if it is fixed."""
+        return None
+
+    def example(self) -> str | None:
+        """A format of this kind written out in full, for an error message."""
+        return None if self.default_limit is None else f"{self.kind.value}:{self.default_limit}"
+
+    def check_scoring(self, rules: Rules) -> None:
+        """Refuse a scoring the format cannot be played with."""
+
+    def check_players(self, players: int) -> None:
+        """Refuse a number of players the format cannot be played by."""
+        if players < self.min_players:
+            raise FormatError(f"{self.kind.value} needs at least {self.min_players} players, "
+                              f"not {players}")
+
+    def needs_table(self, players: int) -> bool:
+        """Whether exact play of a game of ``players`` reads this format's two-player match
+        table (against more than one, the table of the leading rival)."""
+        return self.multi_round and players >= 2
+
+
+class _OneRound(FormatPlay):
+    """One turn each: this round's best score wins."""
+
+    def rounds(self, limit: int | None) -> int | None:
+        return 1
+
+    def end_round(self, limit: int | None, result: RoundResult) -> RoundEnd:
+        return RoundEnd(winners=result.best(result.playing, by_total=False))
+
+
+class SoloPlay(_OneRound):
+    kind = FormatKind.SOLO
+
+    def goal(self, limit: int | None) -> str:
+        return "one turn alone: beat your personal best"
+
+    def check_players(self, players: int) -> None:
+        if players != 1:
+            raise FormatError(f"solo is for one player, not {players}")
+        super().check_players(players)
+
+
+class SinglePlay(_OneRound):
+    kind = FormatKind.SINGLE
+    family = SolverFamily.ROUNDS
+
+    def goal(self, limit: int | None) -> str:
+        return "one turn each: the best score wins"
+
+
+class RoundsPlay(FormatPlay):
+    kind = FormatKind.ROUNDS
+    default_limit, max_limit = 3, 100
+    multi_round = True
+    family = SolverFamily.ROUNDS
+
+    def goal(self, limit: int | None) -> str:
+        return f"{limit} rounds: the best total wins"
+
+    def rounds(self, limit: int | None) -> int | None:
+        return limit
+
+    def end_round(self, limit: int | None, result: RoundResult) -> RoundEnd:
+        if result.number >= (limit or 0):
+            return RoundEnd(winners=result.best(result.playing))
+        return RoundEnd()
+
+
+class _Threshold(FormatPlay):
+    """Several rounds until a total reaches the format's number."""
+
+    default_limit, max_limit = 100, 10_000
+    multi_round = True
+    family = SolverFamily.THRESHOLD
+
+    def reached(self, limit: int | None, result: RoundResult) -> list[int]:
+        """The seats still in whose total has reached the limit."""
+        assert limit is not None
+        return [s for s in result.playing if result.totals[s] >= limit]
+
+
+class _PenaltyPoints(_Threshold):
+    min_players = 2
+
+    def check_scoring(self, rules: Rules) -> None:
+        if not rules.lower_is_better:
+            raise FormatError(f"{self.kind.value} counts penalty points, so it needs sum or "
+                              f"digits scoring, not {rules.scoring.value!r}")
+
+
+class EliminationPlay(_PenaltyPoints):
+    kind = FormatKind.ELIMINATION
+    default_limit = 45
+
+    def goal(self, limit: int | None) -> str:
+        return f"a total of {limit} or more is out: the last player left wins"
+
+    def end_round(self, limit: int | None, result: RoundResult) -> RoundEnd:
+        out = self.reached(limit, result)
+        left = [s for s in result.playing if s not in out]
+        if len(left) == 1:
+            return RoundEnd(tuple(out), (left[0],))
+        if not left:
+            return RoundEnd(tuple(out), result.best(out))
+        return RoundEnd(tuple(out))
+
+
+class LoserAtPlay(_PenaltyPoints):
+    kind = FormatKind.LOSER_AT
+
+    def goal(self, limit: int | None) -> str:
+        return (f"once a total reaches {limit}, the highest total loses and the lowest "
+                "wins")
+
+    def end_round(self, limit: int | None, result: RoundResult) -> RoundEnd:
+        if not self.reached(limit, result):
+            return RoundEnd()
+        worst = max(result.totals[s] for s in result.playing)
+        losers = tuple(s for s in sorted(result.playing) if result.totals[s] == worst)
+        return RoundEnd(winners=result.best(result.playing), losers=losers)
+
+
+class RacePlay(_Threshold):
+    kind = FormatKind.RACE
+    default_limit = 200
+
+    def goal(self, limit: int | None) -> str:
+        return (f"the first to a total of {limit} wins (the highest total, if two reach it "
+                "in one round)")
+
+    def check_scoring(self, rules: Rules) -> None:
+        if rules.scoring is not Scoring.COVERED:
+            raise FormatError(f"a race to a target needs covered scoring (higher is better), "
+                              f"but scoring is {rules.scoring.value!r}")
+
+    def end_round(self, limit: int | None, result: RoundResult) -> RoundEnd:
+        if self.reached(limit, result):
+            return RoundEnd(winners=result.best(result.playing))
+        return RoundEnd()
+
+
+class BattlePlay(FormatPlay):
+    kind = FormatKind.BATTLE
+    min_players = 2
+    family = SolverFamily.BATTLE
+    shared_box = True
+
+    def goal(self, limit: int | None) -> str:
+        return ("the knocker wins by shutting every tile, the stander by standing every "
+                "tile up again")
+
+    def example(self) -> str | None:
+        return "battle:turns"
+
+    def check_players(self, players: int) -> None:
+        if players != 2:
+            raise FormatError(f"a battle is for exactly two players, not {players}")
+        super().check_players(players)
+
+    def end_round(self, limit: int | None, result: RoundResult) -> RoundEnd:
+        raise FormatError("a battle has no rounds: it ends when the box is shut or full")
+
+    def needs_table(self, players: int) -> bool:
+        return True
+
+
+FORMATS: dict[FormatKind, FormatPlay] = {play.kind: play for play in (
+    SoloPlay(), SinglePlay(), RoundsPlay(), EliminationPlay(), LoserAtPlay(), RacePlay(),
+    BattlePlay())}
+"""How each kind of format is played."""
+MULTI_ROUND = tuple(kind for kind, play in FORMATS.items() if play.multi_round)
+"""The formats of several rounds, where a shut box scores 0 unless ``instant_win`` is set."""
 
 
 @dataclass(frozen=True)
@@ -70,8 +308,8 @@ class GameFormat:
     """The battle's reading (``rolls`` or ``turns``); ``None`` for other formats."""
 
     def __post_init__(self) -> None:
-        kind = self.kind
-        if kind is FormatKind.BATTLE:
+        kind, play = self.kind, FORMATS[self.kind]
+        if play.shared_box:
             try:
                 object.__setattr__(self, "reading", BattleReading(self.reading or DEFAULT_BATTLE))
             except ValueError:
@@ -79,14 +317,15 @@ class GameFormat:
                                   f"{self.reading!r}") from None
         elif self.reading is not None:
             raise FormatError(f"{kind.value} has no reading, but {self.reading!r} was given")
-        if kind in _DEFAULT_LIMIT:
+        if play.default_limit is not None:
+            assert play.max_limit is not None
             if self.limit is None:
-                object.__setattr__(self, "limit", _DEFAULT_LIMIT[kind])
+                object.__setattr__(self, "limit", play.default_limit)
             elif isinstance(self.limit, bool) or not isinstance(self.limit, int) or self.limit < 1:
                 raise FormatError(f"{kind.value} needs a whole number of at least 1, "
                                   f"not {self.limit!r}")
-            elif self.limit > _MAX_LIMIT[kind]:
-                raise FormatError(f"{kind.value} takes a number up to {_MAX_LIMIT[kind]}, "
+            elif self.limit > play.max_limit:
+                raise FormatError(f"{kind.value} takes a number up to {play.max_limit}, "
                                   f"not {self.limit}")
         elif self.limit is not None:
             raise FormatError(f"{kind.value} takes no number, but {self.limit!r} was given")
@@ -94,22 +333,26 @@ class GameFormat:
     @classmethod
     def parse(cls, text: str) -> GameFormat:
         """Read ``single``, ``solo``, ``rounds:R``, ``elimination:L``, ``loser-at:L``,
-        ``race:T`` or ``battle``."""
+        ``race:T`` or ``battle`` (``battle:rolls``, ``battle:turns``).
+
+        :raises FormatError: an unknown format, or a number it cannot take (the message
+            quotes the text).
+        """
         name, colon, number = text.strip().partition(":")
         try:
             kind = FormatKind(name)
         except ValueError:
-            known = ", ".join(f"{k.value}:N" if k in _DEFAULT_LIMIT else k.value
-                              for k in FormatKind)
+            known = ", ".join(f"{k.value}:N" if FORMATS[k].default_limit is not None
+                              else k.value for k in FormatKind)
             raise FormatError(f"unknown format {text!r}: known are {known}") from None
+        play = FORMATS[kind]
         if not number:
             if colon:
-                example = (f"{kind.value}:{_DEFAULT_LIMIT[kind]}, or " if kind in _DEFAULT_LIMIT
-                           else "battle:turns, or " if kind is FormatKind.BATTLE else "")
+                example = play.example()
                 raise FormatError(f"format {text!r} has nothing after the colon: write "
-                                  f"{example}{kind.value} alone")
+                                  f"{f'{example}, or ' if example else ''}{kind.value} alone")
             return cls(kind)
-        if kind is FormatKind.BATTLE:
+        if play.shared_box:
             if number not in tuple(BattleReading):
                 raise FormatError(f"unknown battle {text!r}: battle:rolls (one roll at a time) "
                                   f"or battle:turns (a whole turn at a time)")
@@ -121,7 +364,7 @@ class GameFormat:
             raise FormatError(f"the number in format {text!r} must be a whole number")
         if len(number) > 9:
             raise FormatError(f"the number in format {text!r} is too large: {kind.value} "
-                              f"takes up to {_MAX_LIMIT.get(kind, 0)}")
+                              f"takes up to {play.max_limit or 0}")
         return cls(kind, int(number))
 
     def __str__(self) -> str:
@@ -130,9 +373,71 @@ class GameFormat:
         return self.kind.value if self.limit is None else f"{self.kind.value}:{self.limit}"
 
     @property
+    def play(self) -> FormatPlay:
+        """How this kind of format is played."""
+        return FORMATS[self.kind]
+
+    @property
     def multi_round(self) -> bool:
         """Whether the format plays several rounds (a shut box then scores 0 by default)."""
-        return self.kind in MULTI_ROUND
+        return FORMATS[self.kind].multi_round
+
+    @property
+    def is_battle(self) -> bool:
+        """A battle: two players on one box, the knocker and the stander."""
+        return FORMATS[self.kind].shared_box
+
+    @property
+    def family(self) -> SolverFamily | None:
+        """How the exact two-player match solver tabulates this format (``None``: solo)."""
+        return FORMATS[self.kind].family
+
+    @property
+    def rounds(self) -> int | None:
+        """The number of rounds played, if fixed (``single`` 1, ``rounds:R`` R).
+
+        >>> GameFormat.parse("rounds:5").rounds, GameFormat.parse("race").rounds
+        (5, None)
+        """
+        return FORMATS[self.kind].rounds(self.limit)
+
+    @property
+    def threshold(self) -> int:
+        """The limit or target of a format of the threshold family.
+
+        :raises FormatError: the format has no limit or target.
+        """
+        if FORMATS[self.kind].family is not SolverFamily.THRESHOLD or self.limit is None:
+            raise FormatError(f"{self} has no limit or target")
+        return self.limit
+
+    def shut_box_wins(self, rules: Rules) -> bool:
+        """Whether a shut box wins the match at once under ``rules`` (never in a game alone,
+        which has nobody to beat).
+
+        >>> from shutthebox.rules import Rules
+        >>> [GameFormat.parse(f).shut_box_wins(Rules()) for f in ("single", "rounds", "solo")]
+        [True, False, False]
+        """
+        return self.kind is not FormatKind.SOLO and rules.shut_box_wins(self.multi_round)
+
+    def end_round(self, result: RoundResult) -> RoundEnd:
+        """What the end of a round decides: who is out, and who won (or lost) once the match
+        is over.
+
+        >>> end = GameFormat.parse("elimination:45").end_round(
+        ...     RoundResult(4, (0, 1, 2), {0: 9, 1: 12, 2: 5}, [40, 47, 30], True))
+        >>> end.out, end.winners
+        ((1,), ())
+
+        :raises FormatError: a battle, which has no rounds.
+        """
+        return FORMATS[self.kind].end_round(self.limit, result)
+
+    def needs_table(self, players: int) -> bool:
+        """Whether exact play of a game of ``players`` reads this format's two-player match
+        table: a battle, or several rounds against others."""
+        return FORMATS[self.kind].needs_table(players)
 
     @property
     def goal(self) -> str:
@@ -141,20 +446,7 @@ class GameFormat:
         >>> GameFormat.parse("battle").goal
         'the knocker wins by shutting every tile, the stander by standing every tile up again'
         """
-        kind, limit = self.kind, self.limit
-        return {
-            FormatKind.SOLO: "one turn alone: beat your personal best",
-            FormatKind.SINGLE: "one turn each: the best score wins",
-            FormatKind.ROUNDS: f"{limit} rounds: the best total wins",
-            FormatKind.ELIMINATION: f"a total of {limit} or more is out: the last player "
-                                    "left wins",
-            FormatKind.LOSER_AT: f"once a total reaches {limit}, the highest total loses and "
-                                 "the lowest wins",
-            FormatKind.RACE: f"the first to a total of {limit} wins (the highest total, if "
-                             "two reach it in one round)",
-            FormatKind.BATTLE: "the knocker wins by shutting every tile, the stander by "
-                               "standing every tile up again",
-        }[kind]
+        return FORMATS[self.kind].goal(self.limit)
 
     @property
     def by_turns(self) -> bool:
@@ -165,18 +457,10 @@ class GameFormat:
         return f"GameFormat.parse({str(self)!r})"
 
     def check(self, rules: Rules, players: int) -> None:
-        """Refuse a format that does not fit the rules or the number of players."""
-        kind = self.kind
-        if kind is FormatKind.RACE and rules.scoring is not Scoring.COVERED:
-            raise FormatError(f"a race to a target needs covered scoring (higher is better), "
-                              f"but scoring is {rules.scoring.value!r}")
-        if kind in (FormatKind.ELIMINATION, FormatKind.LOSER_AT) and not rules.lower_is_better:
-            raise FormatError(f"{kind.value} counts penalty points, so it needs sum or digits "
-                              f"scoring, not {rules.scoring.value!r}")
-        if kind is FormatKind.SOLO and players != 1:
-            raise FormatError(f"solo is for one player, not {players}")
-        if kind is FormatKind.BATTLE and players != 2:
-            raise FormatError(f"a battle is for exactly two players, not {players}")
-        if players < _MIN_PLAYERS[kind]:
-            raise FormatError(f"{kind.value} needs at least {_MIN_PLAYERS[kind]} players, "
-                              f"not {players}")
+        """Refuse a format that does not fit the rules or the number of players.
+
+        :raises FormatError: the scoring does not fit the format, or the number of players.
+        """
+        play = FORMATS[self.kind]
+        play.check_scoring(rules)
+        play.check_players(players)

@@ -36,6 +36,7 @@ from shutthebox.dice import Roll, roll_dice
 from shutthebox.errors import FormatError, IllegalMoveError, LogError, ShutTheBoxError
 from shutthebox.formats import FormatKind as FormatKind  # also read from here by callers
 from shutthebox.formats import GameFormat as GameFormat  # of the match (MatchConfig.format)
+from shutthebox.formats import RoundResult
 from shutthebox.players.base import Role, Situation, Strategy
 from shutthebox.rules import FirstPlayer, Rules
 from shutthebox.tiles import Tiles, mask_of, tiles_of
@@ -231,7 +232,7 @@ class Match:
     @property
     def board(self) -> Tiles:
         """The open tiles of the box: the current turn's, or the battle's shared box."""
-        if self.config.format.kind is FormatKind.BATTLE:
+        if self.config.format.is_battle:
             return self._board
         return self._turn.open_tiles if self._turn is not None else self.rules.full
 
@@ -258,7 +259,7 @@ class Match:
             seat = self.pending.seat
         if seat is None:
             return Situation()
-        if self.config.format.kind is FormatKind.BATTLE:
+        if self.config.format.is_battle:
             return Situation(format=self.config.format, role=self._role)
         others = [s for s in self.order if s != seat and self.active[s]]
         posted = tuple(self.round_scores[s] for s in others if s in self.round_scores)
@@ -318,7 +319,7 @@ class Match:
         after = turn.shut(action)
         self._log("stand" if self._role is Role.STAND else "shut", seat=pending.seat,
                   tiles=list(tiles_of(action)))
-        if self.config.format.kind is FormatKind.BATTLE:
+        if self.config.format.is_battle:
             self._board = self._board | action if self._role is Role.STAND else after.open_tiles
             decided = self._board == 0 or (self._role is Role.STAND
                                            and self._board == self.rules.full)
@@ -350,7 +351,7 @@ class Match:
         n = len(self.players)
         self.order = [(first + i) % n for i in range(n)]
         self._log("first", seat=first)
-        if self.config.format.kind is FormatKind.BATTLE:
+        if self.config.format.is_battle:
             self._board = self.rules.full
             self._position = 0
             self._start_battle_roll()
@@ -378,7 +379,7 @@ class Match:
     def _after_step(self) -> None:
         turn = self._turn
         assert turn is not None
-        if self.config.format.kind is FormatKind.BATTLE:
+        if self.config.format.is_battle:
             if turn.is_over:
                 self._log("pass", seat=self.order[self._position])
                 self._end_battle_roll()
@@ -391,61 +392,25 @@ class Match:
         self.totals[seat] += score
         self._log("turn-end", seat=seat, score=score, open=list(tiles_of(turn.open_tiles)),
                   shut_box=turn.is_shut)
-        kind = self.config.format.kind
-        if turn.is_shut and self.rules.shut_box_wins(self.config.format.multi_round) \
-                and kind is not FormatKind.SOLO:
+        if turn.is_shut and self.config.format.shut_box_wins(self.rules):
             self._finish((seat,))
             return
         self._next_turn()
 
     def _end_round(self) -> None:
-        kind, limit = self.config.format.kind, self.config.format.limit
         self._log("round-end", round=self.round,
                   scores={str(s): v for s, v in sorted(self.round_scores.items())},
                   totals=list(self.totals))
-        playing = [s for s in self.order if self.active[s]]
-        if kind in (FormatKind.SOLO, FormatKind.SINGLE):
-            self._finish(self._best(playing, self.round_scores))
-        elif kind is FormatKind.ROUNDS:
-            if self.round >= (limit or 0):
-                self._finish(self._best(playing, self._total_map(playing)))
-                return
+        playing = tuple(s for s in self.order if self.active[s])
+        end = self.config.format.end_round(RoundResult(
+            self.round, playing, self.round_scores, self.totals, self.rules.lower_is_better))
+        for seat in end.out:
+            self.active[seat] = False
+            self._log("eliminated", seat=seat, total=self.totals[seat])
+        if end.winners:
+            self._finish(end.winners, end.losers)
+        else:
             self._start_round()
-        elif kind is FormatKind.ELIMINATION:
-            assert limit is not None
-            out = [s for s in playing if self.totals[s] >= limit]
-            for seat in out:
-                self.active[seat] = False
-                self._log("eliminated", seat=seat, total=self.totals[seat])
-            left = [s for s in playing if self.active[s]]
-            if len(left) == 1:
-                self._finish((left[0],))
-            elif not left:
-                self._finish(self._best(out, self._total_map(out)))
-            else:
-                self._start_round()
-        elif kind is FormatKind.LOSER_AT:
-            assert limit is not None
-            if any(self.totals[s] >= limit for s in playing):
-                worst = max(self.totals[s] for s in playing)
-                losers = tuple(s for s in sorted(playing) if self.totals[s] == worst)
-                self._finish(self._best(playing, self._total_map(playing)), losers)
-            else:
-                self._start_round()
-        elif kind is FormatKind.RACE:
-            assert limit is not None
-            if any(self.totals[s] >= limit for s in playing):
-                self._finish(self._best(playing, self._total_map(playing)))
-            else:
-                self._start_round()
-
-    def _total_map(self, seats: list[int]) -> dict[int, int]:
-        return {s: self.totals[s] for s in seats}
-
-    def _best(self, seats: list[int], scores: Mapping[int, int]) -> tuple[int, ...]:
-        pick = min if self.rules.lower_is_better else max
-        best = pick(scores[s] for s in seats)
-        return tuple(s for s in sorted(seats) if scores[s] == best)
 
     def _finish(self, winners: tuple[int, ...], losers: tuple[int, ...] = ()) -> None:
         self.winners, self.losers = winners, losers

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-from shutthebox.formats import FormatKind, GameFormat
+from shutthebox.formats import GameFormat
 from shutthebox.turn import TurnState
 
 
@@ -61,7 +61,7 @@ class Situation:
     def battle(self) -> GameFormat | None:
         """The battle's format when this is a knocker's or a stander's decision, else None."""
         fmt = self.format
-        if fmt is None or fmt.kind is not FormatKind.BATTLE or not self.role.in_battle:
+        if fmt is None or not fmt.is_battle or not self.role.in_battle:
             return None
         return fmt
 

@@ -50,7 +50,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shutthebox.errors import FormatError, ShutTheBoxError
-from shutthebox.formats import BattleReading, FormatKind, GameFormat
+from shutthebox.formats import BattleReading, GameFormat, SolverFamily
 from shutthebox.players.base import Role
 from shutthebox.rules import FirstPlayer, Rules
 from shutthebox.solver.objectives import IndexedTable, Objective, table_objective
@@ -128,7 +128,7 @@ class MatchSolution:
     def turn_chances(self, position: MatchPosition) -> FloatArray:
         """The mover's chance to win the match for each score of :attr:`scores` (the turn
         about to be played from ``position``)."""
-        if self.format.kind is FormatKind.BATTLE:
+        if self.format.is_battle:
             raise FormatError("a battle has no scores: use battle_values")
         a, b = position.totals
         if position.mover == 0:
@@ -198,10 +198,6 @@ def _compare(rules: Rules, mine: Any, other: Any) -> FloatArray:
     return _shares(_better(rules, mine, other), mine == other)
 
 
-def _instant(rules: Rules, fmt: GameFormat) -> bool:
-    return rules.shut_box_wins(fmt.multi_round)
-
-
 def _finals(rules: Rules, vectors: FloatArray) -> FloatArray:
     """Per-score values to per-mask final values."""
     return np.ascontiguousarray(vectors[:, _score_index(rules)])
@@ -213,7 +209,7 @@ def _loop_mask(rules: Rules, fmt: GameFormat) -> FloatArray | None:
     from shutthebox.solver.match_kernels import start_values
     from shutthebox.solver.objectives import score_array
 
-    if _instant(rules, fmt) and rules.best_score == 0:
+    if fmt.shut_box_wins(rules) and rules.best_score == 0:
         return None
     loop = (score_array(rules) == 0).astype(np.float64)
     most, _ = start_values(rules, loop[None, :])   # the best chance any play has of looping
@@ -222,21 +218,16 @@ def _loop_mask(rules: Rules, fmt: GameFormat) -> FloatArray | None:
 
 # --- first and second players' vectors, by format --------------------------------------------
 
-def _limit(fmt: GameFormat) -> int:
-    assert fmt.limit is not None
-    return fmt.limit
-
-
 def _first_vectors(solution: MatchSolution, a: IntArray, b: IntArray, round_: int) -> FloatArray:
     """The first player's chance (rows: positions) for each score of its turn."""
     rules, fmt, scores, tables = solution.rules, solution.format, solution.scores, solution.tables
-    instant = _instant(rules, fmt) & (scores == rules.best_score)
-    if fmt.kind in (FormatKind.SINGLE, FormatKind.ROUNDS):
+    instant = fmt.shut_box_wins(rules) & (scores == rules.best_score)
+    if fmt.family is SolverFamily.ROUNDS:
         d_second, v_second = tables[f"second_d{round_}"], tables[f"second_v{round_}"]
         after = (a - b)[:, None] + scores[None, :]
         vectors = v_second[np.searchsorted(d_second, after)]
     else:
-        vectors = _threshold_first(rules, _limit(fmt), tables, a, b, scores)
+        vectors = _threshold_first(rules, fmt.threshold, tables, a, b, scores)
     return np.where(instant[None, :], 1.0, vectors)
 
 
@@ -244,9 +235,9 @@ def _second_vectors(solution: MatchSolution, a: IntArray, b: IntArray, round_: i
     """The first player's chance (rows: positions with the second to play) for each score of
     the second player's turn."""
     rules, fmt, scores, tables = solution.rules, solution.format, solution.scores, solution.tables
-    instant = _instant(rules, fmt) & (scores == rules.best_score)
-    if fmt.kind in (FormatKind.SINGLE, FormatKind.ROUNDS):
-        rounds = 1 if fmt.kind is FormatKind.SINGLE else _limit(fmt)
+    instant = fmt.shut_box_wins(rules) & (scores == rules.best_score)
+    if fmt.family is SolverFamily.ROUNDS:
+        rounds = fmt.rounds or 1
         after = (a - b)[:, None] - scores[None, :]
         if round_ + 1 >= rounds:
             vectors = _compare(rules, after, 0)
@@ -254,7 +245,7 @@ def _second_vectors(solution: MatchSolution, a: IntArray, b: IntArray, round_: i
             d_first, v_first = tables[f"first_d{round_ + 1}"], tables[f"first_v{round_ + 1}"]
             vectors = v_first[np.searchsorted(d_first, after)]
     else:
-        vectors = _threshold_second(rules, _limit(fmt), tables["first"], a, b, scores)
+        vectors = _threshold_second(rules, fmt.threshold, tables["first"], a, b, scores)
     return np.where(instant[None, :], 0.0, vectors)
 
 
@@ -302,7 +293,7 @@ def _over_vectors(rules: Rules, fmt: GameFormat, scores: IntArray) -> FloatArray
     below = ~above & ~tie
     first_better = below if not rules.lower_is_better else above
     vectors = _shares(first_better, tie)
-    if _instant(rules, fmt):
+    if fmt.shut_box_wins(rules):
         vectors[:, scores == rules.best_score] = 0.0
     return vectors
 
@@ -320,7 +311,7 @@ def _solve_rounds(rules: Rules, fmt: GameFormat, scores: IntArray,
                   progress: Progress | None) -> tuple[float, dict[str, Any]]:
     from shutthebox.solver.match_kernels import start_values
 
-    rounds = 1 if fmt.kind is FormatKind.SINGLE else _limit(fmt)
+    rounds = fmt.rounds or 1
     starts = [np.zeros(1, dtype=np.int64)]
     steps = np.unique(scores[:, None] - scores[None, :])
     for _ in range(rounds - 1):
@@ -351,7 +342,8 @@ def _solve_threshold(rules: Rules, fmt: GameFormat, scores: IntArray,
                      progress: Progress | None) -> tuple[float, dict[str, Any]]:
     from shutthebox.solver.match_kernels import start_values
 
-    limit = _limit(fmt)
+    limit = fmt.threshold
+    instant = fmt.shut_box_wins(rules)
     over = _over_vectors(rules, fmt, scores)
     value, _ = start_values(rules, _finals(rules, 1.0 - over))
     first = np.zeros((limit, limit))
@@ -369,12 +361,12 @@ def _solve_threshold(rules: Rules, fmt: GameFormat, scores: IntArray,
             ai, bi = a[~settled], b[~settled]
             x = first[ai, bi]
             vectors = _threshold_second(rules, limit, first, ai, bi, scores)
-            if _instant(rules, fmt):
+            if instant:
                 vectors[:, scores == rules.best_score] = 0.0
             value_b, loop_b = start_values(rules, _finals(rules, 1.0 - vectors), loop)
             second[ai, bi] = 1.0 - value_b
             vectors = _threshold_first(rules, limit, tables, ai, bi, scores)
-            if _instant(rules, fmt):
+            if instant:
                 vectors[:, scores == rules.best_score] = 1.0
             value_a, loop_a = start_values(rules, _finals(rules, vectors), loop)
             step = value_a - x
@@ -427,9 +419,9 @@ def _solve_battle(rules: Rules, fmt: GameFormat,
 
 def _compute(rules: Rules, fmt: GameFormat, progress: Progress | None) -> MatchSolution:
     scores = _distinct_scores(rules)
-    if fmt.kind is FormatKind.BATTLE:
+    if fmt.family is SolverFamily.BATTLE:
         first_win, tables = _solve_battle(rules, fmt, progress)
-    elif fmt.kind in (FormatKind.SINGLE, FormatKind.ROUNDS):
+    elif fmt.family is SolverFamily.ROUNDS:
         first_win, tables = _solve_rounds(rules, fmt, scores, progress)
     else:
         first_win, tables = _solve_threshold(rules, fmt, scores, progress)
@@ -452,7 +444,7 @@ def cache_path(rules: Rules, game_format: str | GameFormat) -> Any:
     from shutthebox.paths import data_dir
 
     fmt = GameFormat.parse(game_format) if isinstance(game_format, str) else game_format
-    rules = rules.replace(instant_win=_instant(rules, fmt))
+    rules = rules.replace(instant_win=fmt.shut_box_wins(rules))
     return data_dir() / "match" / _file_name(rules, fmt)
 
 
@@ -484,15 +476,13 @@ def table_needed(game_format: str | GameFormat, players: int) -> GameFormat | No
     (GameFormat.parse('loser-at:100'), None, None)
     """
     fmt = GameFormat.parse(game_format) if isinstance(game_format, str) else game_format
-    if fmt.kind is FormatKind.BATTLE or (fmt.multi_round and players >= 2):
-        return fmt
-    return None
+    return fmt if fmt.needs_table(players) else None
 
 
 def is_cached(rules: Rules, game_format: str | GameFormat) -> bool:
     """Whether the table is already in memory or on disk (no progress bar is needed)."""
     fmt = GameFormat.parse(game_format) if isinstance(game_format, str) else game_format
-    resolved = rules.replace(instant_win=_instant(rules, fmt))
+    resolved = rules.replace(instant_win=fmt.shut_box_wins(rules))
     return (resolved, str(fmt)) in _memory or bool(cache_path(rules, fmt).exists())
 
 
@@ -512,7 +502,7 @@ def solve_match(rules: Rules, game_format: str | GameFormat = "single", players:
         raise FormatError(f"the exact match solver is for two players, not {players}: for "
                           f"more, the deciding single round is exact (solve_round)")
     fmt.check(rules, players)
-    rules = rules.replace(instant_win=_instant(rules, fmt))
+    rules = rules.replace(instant_win=fmt.shut_box_wins(rules))
     key = (rules, str(fmt))
     with _lock:
         found = _memory.get(key)
@@ -575,10 +565,10 @@ def against_score_player(rules: Rules, game_format: str, match_first: bool) -> f
     """
     solution = solve_match(rules, game_format, disk=False)
     rules, fmt, scores = solution.rules, solution.format, solution.scores
-    if fmt.kind is FormatKind.BATTLE:
+    if fmt.is_battle:
         raise FormatError("against_score_player is for the turn formats, not the battle")
     plain = _score_chances(rules, "score")
-    instant = _instant(rules, fmt) & (scores == rules.best_score)
+    instant = fmt.shut_box_wins(rules) & (scores == rules.best_score)
 
     def chances(mover: int, a: IntArray, b: IntArray, r: int) -> FloatArray:
         if (mover == 0) != match_first:
@@ -590,8 +580,8 @@ def against_score_player(rules: Rules, game_format: str, match_first: bool) -> f
     def settle(first_wins: FloatArray) -> float:
         return float(first_wins if match_first else 1.0 - first_wins)
 
-    if fmt.kind in (FormatKind.SINGLE, FormatKind.ROUNDS):
-        rounds = 1 if fmt.kind is FormatKind.SINGLE else _limit(fmt)
+    if fmt.family is SolverFamily.ROUNDS:
+        rounds = fmt.rounds or 1
         nxt: tuple[IntArray, FloatArray] | None = None
         for r in range(rounds - 1, -1, -1):
             first_d = solution.tables[f"first_d{r}"]
@@ -607,7 +597,7 @@ def against_score_player(rules: Rules, game_format: str, match_first: bool) -> f
             nxt = (first_d, first_v)
         assert nxt is not None
         return settle(nxt[1][0])
-    limit = _limit(fmt)
+    limit = fmt.threshold
     first = np.zeros((limit, limit))
     second = np.zeros((limit, limit))
     zero = int(np.searchsorted(scores, 0))

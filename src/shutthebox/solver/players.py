@@ -41,7 +41,6 @@ import numpy.typing as npt
 
 from shutthebox.dice import roll_outcomes
 from shutthebox.errors import FormatError
-from shutthebox.formats import FormatKind
 from shutthebox.players.base import Situation
 from shutthebox.rules import Rules
 from shutthebox.solver.matchplay import MatchPosition, solve_match
@@ -198,7 +197,7 @@ def match_objective(rules: Rules, situation: Situation) -> Objective | None:
     fmt = situation.format
     if fmt is None:
         return None
-    if fmt.kind is FormatKind.BATTLE:
+    if fmt.is_battle:
         if not fmt.by_turns or not situation.role.in_battle:
             return None
         after = solve_match(rules, fmt).battle_after(situation.role)
