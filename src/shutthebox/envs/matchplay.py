@@ -40,7 +40,13 @@ import numpy as np
 import numpy.typing as npt
 
 from shutthebox.envs.baseline import MatchBaseline
-from shutthebox.envs.multi import act, legal_mask, observation_box, observation_vector
+from shutthebox.envs.multi import (
+    act,
+    legal_mask,
+    observation_box,
+    observation_vector,
+    render_match,
+)
 from shutthebox.envs.single import (
     IllegalActionError,
     LegalActions,
@@ -59,7 +65,7 @@ AGENT = "agent"
 class ShutTheBoxMatchEnv(Travelling, gym.Env[npt.NDArray[np.float64], int]):
     """A whole match of Shut the Box against computer players."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, opponents: tuple[str, ...] | list[str] | str = ("optimal",),
                  format: str = "single", rules: Any = None, seat: int = 0,
@@ -185,9 +191,6 @@ class ShutTheBoxMatchEnv(Travelling, gym.Env[npt.NDArray[np.float64], int]):
         return (observation_vector(self.match), self._reward(), self.match.is_over, False,
                 self._info())
 
-    def render(self) -> str | None:
-        if self.render_mode != "ansi":
-            return None
-        pending = self.match.pending
-        return f"{pending.kind} for seat {pending.seat}, board {self.match.board}, " \
-               f"totals {self.match.totals}"
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The match in words (``ansi``) or the box as an image (``rgb_array``)."""
+        return render_match(self.match, self.render_mode, f"seat {self.match.pending.seat}")

@@ -5,16 +5,21 @@ Agents ``player_0 .. player_{n-1}`` sit in that order. Actions are those of
 ``2**N + 1`` to roll one or two dice (each roll is the acting agent's own action). Roll-offs
 are rolled by the environment. ``observe(agent)`` returns ``{"observation", "action_mask"}``
 as PettingZoo's classic games do (``action_mask_in="info"``: the observation array alone, the
-mask in ``infos[agent]["action_mask"]``, where it always is too); the observation is the open
-tiles (N), the roll (2 faces, 0 for none), the phase (0: roll, 1: shut), then for every seat
-whether it has posted a score this round, that score, and its match total. At the end the
+mask in ``infos[agent]["action_mask"]``, where it always is too); the observation is numbers
+from 0 to 1 (:func:`observation_meaning` names every index): the open tiles (N), the roll
+(2 faces over 6, 0 for none), the phase (0: roll, 1: shut), then for every seat whether it has
+posted a score this round, that score over the largest turn score, and its match total over
+the format's scale (:func:`total_scale`, at most 1). ``action_space(agent).sample()`` draws
+among that agent's legal actions now. ``max_cycles`` truncates the match after that many
+actions in all. At the end the
 winners share a reward of 1 (a k-way tie gives 1/k each). Where the solver knows the match
 (two players), ``infos[agent]["optimal_value"]`` is the agent's exact chance to win from here
 under optimal play (:mod:`shutthebox.envs.baseline`; ``baseline=False`` leaves it out).
 
 :func:`env` (with PettingZoo's illegal-move, bounds and order wrappers: an illegal action
-loses at once with reward -1) and :func:`raw_env` are the factories, as in
-``pettingzoo.classic``; :mod:`shutthebox.envs.shutthebox_v0` is the module to import.
+loses at once with reward -1), :func:`raw_env` and :func:`parallel_env` (PettingZoo's
+parallel API over the same match, one action of the agent to act a step) are the factories,
+as in ``pettingzoo.classic``; :mod:`shutthebox.envs.shutthebox_v0` is the module to import.
 
 >>> env = ShutTheBoxAEC(players=2, rules="classic")
 >>> env.reset(seed=1)
@@ -25,20 +30,28 @@ loses at once with reward -1) and :func:`raw_env` are the factories, as in
 from __future__ import annotations
 
 import random
+from functools import partial
 from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 
+from shutthebox.dice import format_roll
 from shutthebox.envs.baseline import MatchBaseline
-from shutthebox.envs.single import IllegalActionError, RewardError, make_rules
+from shutthebox.envs.single import (
+    IllegalActionError,
+    LegalActions,
+    RewardError,
+    Travelling,
+    make_rules,
+)
+from shutthebox.formats import FormatKind
 from shutthebox.match import GameFormat, Match, MatchConfig, PendingKind
+from shutthebox.rules import Rules
+from shutthebox.tiles import format_tiles
 from shutthebox.turn import Phase
-
-SCORE_CAP = 10**9
-"""Scores and totals are shown up to this (a race or a long match stays in the box)."""
 
 
 def legal_mask(match: Match, seat: int) -> npt.NDArray[np.int8]:
@@ -60,27 +73,79 @@ def legal_mask(match: Match, seat: int) -> npt.NDArray[np.int8]:
     return mask
 
 
+def score_scale(rules: Rules) -> int:
+    """The largest score a turn can have: the scale of the posted scores."""
+    return max(abs(rules.best_score), abs(rules.worst_score), 1)
+
+
+def total_scale(rules: Rules, game_format: GameFormat) -> int:
+    """The scale of the match totals: a race's target, an elimination's or a losing limit,
+    the largest score over all the rounds, or one turn's largest score."""
+    if game_format.kind is FormatKind.ROUNDS:
+        return score_scale(rules) * (game_format.limit or 1)
+    if game_format.limit is not None:
+        return game_format.limit
+    return score_scale(rules)
+
+
+def observation_meaning(tiles: int, players: int) -> list[str]:
+    """What each index of :func:`observation_vector` holds, in words.
+
+    >>> observation_meaning(2, 2)[2:4]
+    ['first die / 6 (0: none)', 'second die / 6 (0: none)']
+    >>> observation_meaning(2, 2)[-1]
+    "seat 1's match total / the format's scale (at most 1)"
+    """
+    meaning = [f"tile {t} open (1) or shut (0)" for t in range(1, tiles + 1)]
+    meaning += ["first die / 6 (0: none)", "second die / 6 (0: none)",
+                "phase: 1 when tiles are to be shut, 0 when the dice are to be rolled"]
+    meaning += [f"seat {s} has posted a score this round (1) or not (0)" for s in range(players)]
+    meaning += [f"seat {s}'s score this round / the largest turn score" for s in range(players)]
+    meaning += [f"seat {s}'s match total / the format's scale (at most 1)"
+                for s in range(players)]
+    return meaning
+
+
 def observation_vector(match: Match) -> npt.NDArray[np.float64]:
-    """The open tiles, the roll, the phase, then per seat: posted this round, that score and
-    the match total."""
-    n = match.rules.tiles
+    """The match as numbers from 0 to 1, index by index as :func:`observation_meaning` says:
+    the open tiles, the roll, the phase, then per seat whether it has posted a score this
+    round, that score and its match total, each over its scale."""
+    rules = match.rules
+    n = rules.tiles
     board = match.board
     turn = match.pending.turn
     phase = int(turn is not None and turn.phase is Phase.SHUT)
-    faces = list(turn.roll or ()) if phase and turn is not None else []
+    faces = [f / 6 for f in (turn.roll or ())] if phase and turn is not None else []
     seats = range(len(match.players))
     posted = [float(s in match.round_scores) for s in seats]
-    scores = [float(min(match.round_scores.get(s, 0), SCORE_CAP)) for s in seats]
-    totals = [float(min(t, SCORE_CAP)) for t in match.totals]
+    scale = score_scale(rules)
+    scores = [min(abs(match.round_scores.get(s, 0)) / scale, 1.0) for s in seats]
+    totals_over = total_scale(rules, match.config.format)
+    totals = [min(abs(t) / totals_over, 1.0) for t in match.totals]
     return np.array([(board >> i) & 1 for i in range(n)] + ([*faces, 0, 0])[:2]
                     + [phase] + posted + scores + totals, dtype=np.float64)
 
 
 def observation_box(tiles: int, players: int) -> spaces.Box:
     """The space of :func:`observation_vector`."""
-    high = np.array([1] * tiles + [6, 6, 1] + [1] * players + [SCORE_CAP] * (2 * players),
-                    dtype=np.float64)
-    return spaces.Box(0, high, shape=(tiles + 3 + 3 * players,), dtype=np.float64)
+    return spaces.Box(0.0, 1.0, shape=(tiles + 3 + 3 * players,), dtype=np.float64)
+
+
+def render_match(match: Match, mode: str | None,
+                 who: str) -> str | npt.NDArray[np.uint8] | None:
+    """The match as a line of text (``ansi``: what is pending, for whom, the open tiles and
+    the totals) or the box as an image (``rgb_array``); ``None`` for another mode."""
+    turn = match.pending.turn
+    roll = turn.roll if turn is not None and turn.phase is Phase.SHUT else None
+    if mode == "rgb_array":
+        from shutthebox.envs.render import draw_box
+
+        return draw_box(match.rules.tiles, match.board, roll)
+    if mode != "ansi":
+        return None
+    rolled = f", roll {format_roll(roll)}" if roll else ""
+    return (f"{match.pending.kind} for {who}, open: {format_tiles(match.board)}{rolled}, "
+            f"totals {list(match.totals)}")
 
 
 def act(match: Match, action: int, rng: random.Random) -> None:
@@ -94,16 +159,24 @@ def act(match: Match, action: int, rng: random.Random) -> None:
         match.decide(action)
 
 
-class ShutTheBoxAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc]
+class ShutTheBoxAEC(Travelling, AECEnv[str, dict[str, Any], int | None]):  # type: ignore[misc]
     """A match of Shut the Box for two or more agents, in any format."""
 
-    metadata: ClassVar[dict[str, Any]] = {"name": "shutthebox_v0", "render_modes": ["ansi"],
+    metadata: ClassVar[dict[str, Any]] = {"name": "shutthebox_v0",
+                                          "render_modes": ["ansi", "rgb_array"],
                                           "is_parallelizable": False}
 
     def __init__(self, players: int = 2, rules: Any = None, format: str = "single",
                  render_mode: str | None = None, action_mask_in: str = "observation",
-                 baseline: bool = True, **rule_fields: Any) -> None:
+                 baseline: bool = True, max_cycles: int | None = None,
+                 **rule_fields: Any) -> None:
         super().__init__()
+        if max_cycles is not None and (isinstance(max_cycles, bool)
+                                       or not isinstance(max_cycles, int) or max_cycles < 1):
+            raise RewardError(f"max_cycles must be a whole number of at least 1, "
+                              f"not {max_cycles!r}")
+        self.max_cycles = max_cycles
+        self._steps = 0
         if action_mask_in not in ("observation", "info"):
             raise RewardError(f"action_mask_in must be 'observation' or 'info', "
                               f"not {action_mask_in!r}")
@@ -120,16 +193,21 @@ class ShutTheBoxAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[mi
         if action_mask_in == "observation":
             self._observation_space = spaces.Dict({"observation": self._observation_space,
                                                    "action_mask": mask_space})
-        self._action_space = spaces.Discrete((1 << n) + 2)
         self._rng = random.Random()
         self.match = Match(self.config)
         self.baseline = MatchBaseline(self.config, baseline)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        self._action_spaces = {agent: LegalActions((1 << self.rules.tiles) + 2,
+                                                   partial(self._mask, agent))
+                               for agent in self.possible_agents}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._observation_space
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self._action_space
+        return self._action_spaces[agent]
 
     # --- seeing ------------------------------------------------------------------------
 
@@ -154,6 +232,7 @@ class ShutTheBoxAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[mi
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._steps = 0
         self._settle()
 
     def _inform(self) -> None:
@@ -194,20 +273,35 @@ class ShutTheBoxAEC(AECEnv[str, dict[str, Any], int | None]):  # type: ignore[mi
             raise IllegalActionError(f"action {action!r} is not legal for {agent} now")
         self.rewards = dict.fromkeys(self.agents, 0.0)
         act(self.match, int(action), self._rng)
+        self._steps += 1
         self._settle()
+        if self.max_cycles is not None and self._steps >= self.max_cycles \
+                and not self.match.is_over:
+            self.truncations = dict.fromkeys(self.agents, True)
+            self.agent_selection = self.agents[0]
 
     def close(self) -> None:
         """Nothing to release: the match lives in memory."""
 
-    def render(self) -> str | None:
-        if self.render_mode != "ansi":
-            return None
-        return f"{self.match.pending.kind} for {self.agent_selection}, board {self.match.board}"
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The match in words (``ansi``) or the box as an image (``rgb_array``)."""
+        return render_match(self.match, self.render_mode, self.agent_selection)
 
 
 def raw_env(**kwargs: Any) -> ShutTheBoxAEC:
     """The bare environment (keyword arguments of :class:`ShutTheBoxAEC`)."""
     return ShutTheBoxAEC(**kwargs)
+
+
+def parallel_env(**kwargs: Any) -> ParallelEnv[str, Any, int | None]:
+    """The match under PettingZoo's parallel API (keyword arguments of
+    :class:`ShutTheBoxAEC`): each step takes the action of the agent to act (the others'
+    are not read), as ``pettingzoo.utils.turn_based_aec_to_parallel`` makes of a turn-based
+    game."""
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    parallel: ParallelEnv[str, Any, int | None] = turn_based_aec_to_parallel(raw_env(**kwargs))
+    return parallel
 
 
 def env(**kwargs: Any) -> AECEnv[str, Any, int | None]:

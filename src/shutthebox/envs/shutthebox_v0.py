@@ -7,6 +7,6 @@
 'player_0'
 """
 
-from shutthebox.envs.multi import env, raw_env
+from shutthebox.envs.multi import env, parallel_env, raw_env
 
-__all__ = ["env", "raw_env"]
+__all__ = ["env", "parallel_env", "raw_env"]

@@ -136,7 +136,7 @@ class ShutTheBoxEnv(Travelling, gym.Env[dict[str, Any], int]):
     """One turn of Shut the Box under any rules, with a ``score``, ``end-score``, ``shut`` or
     ``beat:T`` reward."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}  # noqa: RUF012 - Gymnasium's
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}  # noqa: RUF012
 
     def __init__(self, rules: Rules | str | None = None, reward: str = "score",
                  render_mode: str | None = None, on_illegal: str = "end",
@@ -273,7 +273,12 @@ class ShutTheBoxEnv(Travelling, gym.Env[dict[str, Any], int]):
             return f"shut {format_tiles(action)}"
         return "no such action"
 
-    def render(self) -> str | None:
+    def render(self) -> str | npt.NDArray[np.uint8] | None:
+        """The box in words (``ansi``) or as an image (``rgb_array``)."""
+        if self.render_mode == "rgb_array":
+            from shutthebox.envs.render import draw_box
+
+            return draw_box(self.rules.tiles, self.state.open_tiles, self.state.roll)
         if self.render_mode != "ansi":
             return None
         roll = f" roll {format_roll(self.state.roll)}" if self.state.roll else ""
