@@ -1,0 +1,275 @@
+"""The event log of a match: its vocabulary, its version, and reading a saved log.
+
+A match writes one event per thing that happens, in order: a ``"type"`` (an
+:class:`EventKind`) and its fields, all JSON values. Each kind has a ``TypedDict`` below that
+names its fields. The events that carry a chance outcome or a decision
+(:data:`INPUT_EVENTS`) are the game; every other event follows from them, so a log replays
+exactly (:func:`shutthebox.match.replay`).
+
+>>> RollEvent(type=EventKind.ROLL, seat=0, roll=[3, 5]) == {"type": "roll", "seat": 0,
+...                                                           "roll": [3, 5]}
+True
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Literal, NotRequired, TypedDict
+
+from shutthebox.errors import LogError, ShutTheBoxError
+
+Event = dict[str, Any]
+"""One entry of the log as read or stored: a ``"type"`` and its fields, all JSON values."""
+
+LOG_VERSION = 1
+"""The version of the log's format, written in every log and checked when one is read."""
+
+
+class EventKind(StrEnum):
+    """The ``"type"`` of each event of the log (the values are the log's words)."""
+
+    START = "start"
+    ANTE = "ante"
+    FIRST = "first"
+    ROLL_OFF = "roll-off"
+    ROUND = "round"
+    TURN = "turn"
+    ROLL = "roll"
+    DICE = "dice"
+    SHUT = "shut"
+    STAND = "stand"
+    PASS = "pass"
+    TURN_END = "turn-end"
+    ROUND_END = "round-end"
+    ELIMINATED = "eliminated"
+    LOSER = "loser"
+    WINNER = "winner"
+    PAYOUT = "payout"
+
+
+INPUT_EVENTS = (EventKind.ROLL_OFF, EventKind.ROLL, EventKind.DICE, EventKind.SHUT,
+                EventKind.STAND)
+"""The events that carry chance outcomes or decisions; all others follow from them."""
+DECISION_EVENTS = (EventKind.DICE, EventKind.SHUT, EventKind.STAND)
+"""The events that carry a player's decision."""
+
+
+class StartEvent(TypedDict):
+    """The match's configuration (:meth:`shutthebox.match.MatchConfig.to_dict`)."""
+
+    type: Literal[EventKind.START]
+    rules: dict[str, Any]
+    format: str
+    players: list[str]
+    stake: int
+
+
+class AnteEvent(TypedDict):
+    """Every player's stake goes into the pot."""
+
+    type: Literal[EventKind.ANTE]
+    stake: int
+    pot: int
+
+
+class FirstEvent(TypedDict):
+    """Who plays first (in seat order, or after the roll-off)."""
+
+    type: Literal[EventKind.FIRST]
+    seat: int
+
+
+class RollOffEvent(TypedDict):
+    """A roll-off roll: two dice to decide who plays first."""
+
+    type: Literal[EventKind.ROLL_OFF]
+    seat: int
+    roll: list[int]
+
+
+class RoundEvent(TypedDict):
+    """A round begins."""
+
+    type: Literal[EventKind.ROUND]
+    round: int
+
+
+class TurnEvent(TypedDict):
+    """A turn begins: in a round (``round``), or a battle's turn or roll (``role``)."""
+
+    type: Literal[EventKind.TURN]
+    seat: int
+    round: NotRequired[int]
+    role: NotRequired[str]
+
+
+class RollEvent(TypedDict):
+    """The dice of a turn."""
+
+    type: Literal[EventKind.ROLL]
+    seat: int
+    roll: list[int]
+
+
+class DiceEvent(TypedDict):
+    """A dice choice: one die or two."""
+
+    type: Literal[EventKind.DICE]
+    seat: int
+    dice: int
+
+
+class ShutEvent(TypedDict):
+    """The tiles shut for a roll."""
+
+    type: Literal[EventKind.SHUT]
+    seat: int
+    tiles: list[int]
+
+
+class StandEvent(TypedDict):
+    """The tiles a battle's stander stands up for a roll."""
+
+    type: Literal[EventKind.STAND]
+    seat: int
+    tiles: list[int]
+
+
+class PassEvent(TypedDict):
+    """A battle's mover can do nothing with the roll (or has no tiles to work on)."""
+
+    type: Literal[EventKind.PASS]
+    seat: int
+
+
+class TurnEndEvent(TypedDict):
+    """A turn's end: its score and the tiles left open."""
+
+    type: Literal[EventKind.TURN_END]
+    seat: int
+    score: int
+    open: list[int]
+    shut_box: bool
+
+
+class RoundEndEvent(TypedDict):
+    """A round's end: its scores by seat (as text keys, as JSON has them) and the totals."""
+
+    type: Literal[EventKind.ROUND_END]
+    round: int
+    scores: dict[str, int]
+    totals: list[int]
+
+
+class EliminatedEvent(TypedDict):
+    """A player out of an elimination match, with their total."""
+
+    type: Literal[EventKind.ELIMINATED]
+    seat: int
+    total: int
+
+
+class LoserEvent(TypedDict):
+    """The losers of a ``loser-at`` match."""
+
+    type: Literal[EventKind.LOSER]
+    seats: list[int]
+
+
+class WinnerEvent(TypedDict):
+    """The winners (several on a tie): the match is over."""
+
+    type: Literal[EventKind.WINNER]
+    seats: list[int]
+
+
+class PayoutEvent(TypedDict):
+    """A winner's share of the pot, in cents."""
+
+    type: Literal[EventKind.PAYOUT]
+    seat: int
+    amount: int
+
+
+LogEvent = (StartEvent | AnteEvent | FirstEvent | RollOffEvent | RoundEvent | TurnEvent
+            | RollEvent | DiceEvent | ShutEvent | StandEvent | PassEvent | TurnEndEvent
+            | RoundEndEvent | EliminatedEvent | LoserEvent | WinnerEvent | PayoutEvent)
+"""Any event a match writes."""
+
+
+MAX_LOG_BYTES = 16 * 1024 * 1024
+"""The largest game log read from a file: a long match of twelve players is far smaller,
+and a file much larger is not a game log (``/dev/zero`` never ends)."""
+
+
+def read_log_text(path: Path) -> str:
+    """The text of a game log file: a regular file of at most :data:`MAX_LOG_BYTES`.
+
+    A FIFO or a device is refused without reading it (a FIFO would wait for a writer, a
+    device may never end).
+
+    :raises LogError: the file cannot be read, is not a regular file, is too large or is not
+        UTF-8 text.
+    """
+    shown = str(path)
+    try:
+        # O_NONBLOCK: opening a FIFO does not wait for a writer; regular files ignore it
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as error:
+        raise LogError(f"cannot read {shown!r}: {error.strerror or error}") from None
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        os.close(descriptor)
+        raise LogError(f"{shown!r} is not a game log: it is not a regular file")
+    with os.fdopen(descriptor, "rb") as file:
+        try:
+            data = file.read(MAX_LOG_BYTES + 1)
+        except OSError as error:
+            raise LogError(f"cannot read {shown!r}: {error.strerror or error}") from None
+    if len(data) > MAX_LOG_BYTES:
+        raise LogError(f"{shown!r} is not a game log: it is larger than "
+                       f"{MAX_LOG_BYTES // 2**20} MiB")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise LogError(f"{shown!r} is not a game log: it is not text") from None
+
+
+def load_log(path: Path) -> dict[str, Any]:
+    """Read a saved game log.
+
+    Its player names must pass :func:`~shutthebox.names.clean_name`: a name from a file is
+    printed later, and one holding a terminal escape would act on the terminal.
+
+    :raises LogError: the file cannot be read, or is not a game log.
+    """
+    from shutthebox.names import clean_name
+
+    shown = str(path)
+    text = read_log_text(path)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise LogError(f"{shown!r} is not JSON: {error.msg} at line {error.lineno}") from None
+    except RecursionError:
+        raise LogError(f"{shown!r} is not a game log: its JSON is nested too deeply") from None
+    except ValueError:   # Python refuses to read a whole number of thousands of digits
+        raise LogError(f"{shown!r} is not a game log: it holds a number of more than "
+                       f"{sys.get_int_max_str_digits()} digits") from None
+    if not isinstance(data, dict) or "events" not in data:
+        raise LogError(f"{shown!r} is not a shutthebox game log")
+    players = data.get("players")
+    if isinstance(players, list):
+        for name in players:
+            if not isinstance(name, str):
+                raise LogError(f"{shown!r} is not a game log: a player name is {name!r}")
+            try:
+                clean_name(name)
+            except ShutTheBoxError as error:
+                raise LogError(f"{shown!r} has a player name that cannot be shown: "
+                               f"{error}") from None
+    return data

@@ -1,0 +1,85 @@
+"""Money: stakes written and shown, and the ledger of a betting session.
+
+A stake is whole cents (an ``int``); each player antes it and the winners share the pot.
+
+>>> parse_stake("0.5"), format_money(-25)
+(50, '-0.25')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Protocol
+
+from shutthebox.errors import FormatError
+
+MAX_STAKE = 1_000_000_00
+"""The largest stake, in cents (a million)."""
+
+
+def parse_stake(text: str) -> int:
+    """A stake written in money units (``'1'``, ``'0.50'``) as whole cents.
+
+    >>> parse_stake("0.5")
+    50
+
+    :raises FormatError: the text is not an amount of money, or not one from 0 to
+        :data:`MAX_STAKE` in whole cents.
+    """
+    try:
+        amount = Decimal(text.strip())
+    except InvalidOperation:
+        raise FormatError(f"stake {text!r} is not an amount of money") from None
+    if not amount.is_finite():
+        raise FormatError(f"stake {text!r} is not an amount of money")
+    if amount < 0 or amount.adjusted() > 8 or amount * 100 > MAX_STAKE:
+        raise FormatError(f"stake {text!r} must be an amount from 0 to "
+                          f"{format_money(MAX_STAKE)}")
+    cents = amount * 100
+    if (amount and amount.adjusted() < -2) or cents != cents.to_integral_value():
+        raise FormatError(f"stake {text!r} must be a positive amount in whole cents")
+    return int(cents)
+
+
+def format_money(cents: int) -> str:
+    """Cents as money: ``'1.50'``, ``'-0.25'``."""
+    sign = "-" if cents < 0 else ""
+    return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
+
+
+class SettledGame(Protocol):
+    """What the ledger reads of a game (a :class:`~shutthebox.match.Match`)."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+    @property
+    def stake(self) -> int: ...
+
+    @property
+    def payouts(self) -> Mapping[int, int]: ...
+
+
+@dataclass
+class Ledger:
+    """The running money of a betting session: each player's net result in cents."""
+
+    net: dict[str, int] = field(default_factory=dict)
+    games: int = 0
+
+    def record(self, match: SettledGame) -> None:
+        """Add a finished match's antes and payouts.
+
+        :raises FormatError: the match is not over.
+        """
+        if not match.is_over:
+            raise FormatError("only a finished game can be entered in the ledger")
+        stake = match.stake
+        for seat, name in enumerate(match.players):
+            self.net[name] = self.net.get(name, 0) - stake + match.payouts.get(seat, 0)
+        self.games += 1
