@@ -135,6 +135,10 @@ CASES: list[tuple[list[str], str]] = [
     (["review", "/dev/zero"], "'/dev/zero' is not a game log: it is not a regular file"),
     (["review", "{tmp}"], "is not a game log: it is not a regular file"),
     (["review", "{tmp}/huge.json"], "is not a game log: it is larger than 16 MiB"),
+    (["review", "{tmp}/deep.json", "--plot", "{tmp}/chart.gif"], "use a .png or .svg file"),
+    # daily
+    (["daily", "--date", "2026-13-01"], "date '2026-13-01' is not a day written YYYY-MM-DD"),
+    (["daily", "--name", "Ann\x1b[2J"], "holds a control character (\\x1b)"),
     # games
     (["games", "extra"], "unexpected extra argument"),
     # simulate

@@ -170,8 +170,10 @@ class PlayerAnalysis:
     def sentence(self) -> str:
         """Luck against skill in words.
 
-        >>> print(PlayerAnalysis(0, "Bo", "expected score", -1, 7.5, 2.0, 0, 0.5, 6.0).sentence())
-        Bo: started at 7.50, luck +2.00 points (own rolls +2.00), mistakes -0.50: finished at 6.00.
+        >>> print(PlayerAnalysis(0, "Bo", "expected score", -1, 7.5, 2.0, 0, 0.5, 6.0)
+        ...       .sentence())   # doctest: +NORMALIZE_WHITESPACE
+        Bo: started at 7.50, luck +2.00 points (own rolls +2.00), mistakes -0.50:
+        finished at 6.00; the luck weighed more than the mistakes.
         """
         if self.unit == "chance":
             def shown(v: float) -> str:
@@ -189,9 +191,11 @@ class PlayerAnalysis:
             unit = "points"
         others = (f", the others' turns {change(self.others)}"
                   if abs(self.others) >= 5e-4 else "")
+        weighed = ("the mistakes weighed more than the luck" if self.cost > abs(self.luck)
+                   else "the luck weighed more than the mistakes")
         return (f"{self.player}: started at {shown(self.start)}, luck {change(self.luck)} "
                 f"{unit} (own rolls {change(self.dice)}{others}), mistakes "
-                f"{change(-self.cost)}: finished at {shown(self.result)}.")
+                f"{change(-self.cost)}: finished at {shown(self.result)}; {weighed}.")
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "player": self.player, "measure": self.measure,
