@@ -12,7 +12,7 @@ import numpy.typing as npt
 import pytest
 
 import shutthebox.envs
-from shutthebox.envs import TASKS, ShutTheBoxEnv, evaluate, uniform_random
+from shutthebox.envs import TASKS, ShutTheBoxEnv, ShutTheBoxMatchEnv, evaluate, uniform_random
 from shutthebox.envs.evaluation import Observations, PolicyError
 from shutthebox.envs.tasks import UnknownTaskError, task
 from shutthebox.players.base import Situation
@@ -125,7 +125,7 @@ def test_an_illegal_action_ends_the_turn_as_the_environment_does() -> None:
 
 
 def test_what_evaluate_cannot_read_is_refused_in_words() -> None:
-    with pytest.raises(PolicyError, match="not a turn task"):
+    with pytest.raises(PolicyError, match="evaluated as a deciding round"):
         evaluate(uniform_random, "shutthebox/Match-Classic-Rounds3-v0")
     with pytest.raises(PolicyError, match="answered with shape"):
         evaluate(lambda observations, masks: np.zeros(3), ShutTheBoxEnv())
@@ -176,3 +176,28 @@ def test_a_maskable_ppo_model_is_evaluated_by_its_greedy_masked_play() -> None:
     slow = evaluate(predicted, "shutthebox/Turn-Classic-Score-v0")
     assert 0.0 < fast.regret < 33.9
     assert fast.expected_return == pytest.approx(slow.expected_return, abs=1e-3)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_optimal_agent_wins_a_deciding_round_as_often_as_the_match_tables_say(
+        seat: int) -> None:
+    from shutthebox.envs.multi import score_scale
+    from shutthebox.solver.players import win_solution
+
+    env = ShutTheBoxMatchEnv(format="single", seat=seat)
+    rules, n = env.rules, env.rules.tiles
+
+    def optimal(observations: npt.NDArray[np.float64], masks: npt.NDArray[np.int8]) -> Any:
+        actions = []
+        for row in observations:
+            open_tiles = int(row[:n].astype(np.int64) @ (1 << np.arange(n)))
+            posted = (round(row[n + 5] * score_scale(rules)),) if row[n + 3] else ()
+            solution = win_solution(rules, posted, 0 if posted else 1)
+            roll = tuple(round(float(f) * 6) for f in row[n:n + 2] if f)
+            actions.append(solution.best_move(open_tiles, roll) if row[n + 2]
+                           else env.actions - 1)
+        return np.array(actions)
+    result = evaluate(optimal, env)
+    assert result.optimum == pytest.approx(env.baseline.solution.win[seat], abs=1e-12)
+    assert abs(result.regret) < 1e-9
+    assert 0.05 < evaluate(uniform_random, env).regret < result.optimum

@@ -1,4 +1,5 @@
-"""The exact expected return and regret of a whole policy on a turn task, in one call.
+"""The exact expected return and regret of a whole policy on a turn task, or its exact chance
+to win a deciding round against the optimal player, in one call.
 
 :func:`evaluate` shows the policy every decision node of the turn at once (the dice choices
 and every roll that admits a move, from every set of open tiles, reachable or not), in the
@@ -35,12 +36,16 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
+from shutthebox.envs.matchplay import ShutTheBoxMatchEnv
+from shutthebox.envs.multi import score_scale
 from shutthebox.envs.single import COVERED_SUM, ShutTheBoxEnv
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.formats import FormatKind
 from shutthebox.players.base import Situation
 from shutthebox.rules import Rules
 from shutthebox.solver import solve
 from shutthebox.solver.evaluate import DecisionNodes, decision_nodes, policy_values
+from shutthebox.solver.objectives import score_array
 from shutthebox.turn import Phase, TurnState
 
 Observations = dict[str, npt.NDArray[Any]]
@@ -79,18 +84,9 @@ def uniform_random(observations: Observations,
     return chances
 
 
-def turn_env(task: str | ShutTheBoxEnv | gymnasium.Env[Any, Any]) -> ShutTheBoxEnv:
-    """The turn environment of a task id (``shutthebox/...``) or of an environment.
-
-    Raises:
-        PolicyError: the task is not a turn of one player (a match task, say).
-    """
+def _environment(task: str | gymnasium.Env[Any, Any]) -> gymnasium.Env[Any, Any]:
     env = gymnasium.make(task) if isinstance(task, str) else task
-    bare = env.unwrapped
-    if not isinstance(bare, ShutTheBoxEnv):
-        raise PolicyError(f"{task!r} is not a turn task: evaluate() takes a turn task "
-                          f"(ShutTheBoxEnv), not {type(bare).__name__}")
-    return bare
+    return env.unwrapped
 
 
 def as_batch_policy(policy: Any, rules: Rules) -> BatchPolicy:
@@ -186,45 +182,119 @@ def node_observations(nodes: DecisionNodes, start: int, stop: int,
     return observations, masks
 
 
-def evaluate(policy: Any, task: str | ShutTheBoxEnv | gymnasium.Env[Any, Any],
-             batch: int = BATCH) -> Evaluation:
-    """The exact expected return and regret of ``policy`` on a turn task (a registered id
-    such as ``shutthebox/Turn-Classic-Score-v0``, or a turn environment).
+def policy_chances(act: BatchPolicy, nodes: DecisionNodes, actions: int, batch: int,
+                   show: Callable[[Observations], Any] | None = None,
+                   ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The chance that the policy rolls one or two dice at every mask (``[2, masks]``; the
+    rules' only choice where there is none) and takes every legal move (``[edges]``), asking
+    it a batch of nodes at a time; ``show`` turns the turn environment's observations into
+    the ones the policy reads.
 
     Raises:
-        PolicyError: the task is not a turn, or the policy or its answers cannot be read.
+        PolicyError: an answer is neither actions nor probabilities of the batch.
     """
-    env = turn_env(task)
-    rules, objective = env.rules, env.objective
-    act = as_batch_policy(policy, rules)
-    nodes = decision_nodes(rules)
+    rules = nodes.rules
     size, choices = 1 << rules.tiles, len(nodes.choice_masks)
+    one_die = actions - 2
     dice_chance = np.zeros((2, size))
     for d in (1, 2):
         dice_chance[d - 1] = [float(rules.dice_choices(m) == (d,)) for m in range(size)]
     move_chance = np.zeros(len(nodes.edge_node))
     for start in range(0, nodes.count, batch):
         stop = min(start + batch, nodes.count)
-        observations, masks = node_observations(nodes, start, stop, env.actions)
-        answer = np.asarray(act(observations, masks))
+        observations, masks = node_observations(nodes, start, stop, actions)
+        answer = np.asarray(act(show(observations) if show else observations, masks))
         chosen = nodes.choice_masks[start:min(stop, choices)]
         first, last = max(start - choices, 0), max(stop - choices, 0)
         lo, hi = np.searchsorted(nodes.edge_node, [first, last])
         rows = nodes.edge_node[lo:hi] - first + len(chosen)
         if answer.shape == (len(masks),):          # one action a node
             for d in (1, 2):
-                dice_chance[d - 1, chosen] = answer[:len(chosen)] == env.one_die + d - 1
+                dice_chance[d - 1, chosen] = answer[:len(chosen)] == one_die + d - 1
             move_chance[lo:hi] = answer[rows] == nodes.edge_move[lo:hi]
         elif answer.shape == masks.shape:          # the chance of every action
-            dice_chance[:, chosen] = answer[:len(chosen), env.one_die:].T
+            dice_chance[:, chosen] = answer[:len(chosen), one_die:].T
             move_chance[lo:hi] = answer[rows, nodes.edge_move[lo:hi]]
         else:
             raise PolicyError(f"a policy shown {len(masks)} nodes answered with shape "
                               f"{answer.shape}: give {len(masks)} actions or a "
-                              f"({len(masks)}, {env.actions}) array of probabilities")
+                              f"({len(masks)}, {actions}) array of probabilities")
+    return dice_chance, move_chance
+
+
+def evaluate(policy: Any, task: str | gymnasium.Env[Any, Any], batch: int = BATCH) -> Evaluation:
+    """The exact expected return and regret of ``policy`` on a task (a registered id such as
+    ``shutthebox/Turn-Classic-Score-v0``, or an environment): a turn of any rules and reward;
+    or a deciding round of two players against the optimal player
+    (``shutthebox/Match-Classic-Single-v0``, either seat), where the return is the chance to
+    win (a tie counted half).
+
+    Raises:
+        PolicyError: a match other than a deciding round of two against the optimal player,
+            or a policy or answers that cannot be read.
+    """
+    env = _environment(task)
+    name = env.spec.id if env.spec is not None else repr(env)
+    if isinstance(env, ShutTheBoxMatchEnv):
+        return _deciding_round(policy, env, name, batch)
+    if not isinstance(env, ShutTheBoxEnv):
+        raise PolicyError(f"cannot evaluate a policy on {name}: give a turn task "
+                          f"(ShutTheBoxEnv) or a deciding round (ShutTheBoxMatchEnv)")
+    rules, objective = env.rules, env.objective
+    nodes = decision_nodes(rules)
+    dice_chance, move_chance = policy_chances(as_batch_policy(policy, rules), nodes,
+                                              env.actions, batch)
     finals = objective.final_values(rules)
-    forfeit = finals if objective is COVERED_SUM else np.zeros(size)
+    forfeit = finals if objective is COVERED_SUM else np.zeros(len(finals))
     values = policy_values(nodes, finals, dice_chance, move_chance, forfeit)
-    name = env.spec.id if env.spec is not None else f"{rules!r} reward {env.reward_name}"
     return Evaluation(name, float(values[rules.full]),
                       float(solve(rules, objective).value()), nodes.count)
+
+
+def _deciding_round(policy: Any, env: ShutTheBoxMatchEnv, name: str,
+                    batch: int) -> Evaluation:
+    """A deciding round against the optimal player: after the agent's turn, the optimal
+    player plays to beat its score; before it, the agent sees the optimal player's score
+    posted, one evaluation for each score it can post."""
+    from shutthebox.solver.players import win_share, win_solution
+
+    rules = env.rules
+    if env.config.format.kind is not FormatKind.SINGLE or len(env.config.players) != 2 \
+            or env.opponent_names != ("optimal",):
+        raise PolicyError(f"cannot evaluate a policy on {name} exactly: a match task is "
+                          f"evaluated as a deciding round (format single) of two players "
+                          f"against the optimal player, not {env.config.format} against "
+                          f"{', '.join(env.opponent_names)}")
+    act = as_batch_policy(policy, rules)
+    nodes = decision_nodes(rules)
+    masks = np.arange(1 << rules.tiles)
+    scores = score_array(rules)
+    scale = score_scale(rules)
+
+    def turn_value(posted: tuple[int, ...]) -> float:
+        def show(observations: Observations) -> npt.NDArray[np.float64]:
+            count = len(observations["phase"])
+            seats = np.zeros((count, 6))
+            if posted:                  # the optimal player, seat 0, has posted its score
+                seats[:, 0], seats[:, 2] = 1.0, min(abs(posted[0]) / scale, 1.0)
+            return np.hstack([observations["open"], observations["roll"] / 6,
+                              observations["phase"][:, None], seats])
+        reads_turns = hasattr(policy, "choose")     # a player reads the turn itself
+        dice_chance, move_chance = policy_chances(act, nodes, env.actions, batch,
+                                                  None if reads_turns else show)
+        later = 0 if posted else 1
+        finals = np.array([win_share(rules, int(scores[m]), posted, later) for m in masks])
+        values = policy_values(nodes, finals, dice_chance, move_chance, np.zeros(len(masks)))
+        return float(values[rules.full])
+
+    if env.seat == 0:
+        value = turn_value(())
+    else:
+        opening = win_solution(rules, (), 1).final_distribution
+        ends_it = rules.shut_box_wins(multi_round=False)
+        by_score: dict[int, float] = {}
+        for m, p in opening.items():
+            if not (ends_it and m == 0):    # a shut box has won before the agent plays
+                by_score[int(scores[m])] = by_score.get(int(scores[m]), 0.0) + p
+        value = sum(p * turn_value((score,)) for score, p in by_score.items())
+    return Evaluation(name, value, float(env.baseline.solution.win[env.seat]), nodes.count)
