@@ -215,3 +215,49 @@ def test_review_plot_draws_the_chance_to_win_move_by_move(tmp_path: Path) -> Non
     refused = run("review", str(path), "--plot", str(tmp_path / "chart.gif"))
     assert refused.returncode == 2 and "use a .png or .svg file" in refused.stderr
     assert "Traceback" not in refused.stderr and len(refused.stderr.splitlines()) == 1
+
+
+def test_a_game_under_way_ends_where_it_stands() -> None:
+    """A game not over (the page reviews a game in progress): the identity holds, and each
+    result is the value where the game stands, not a loss."""
+    rng = random.Random(8)
+    match = Match(MatchConfig(SMALL, GameFormat.parse("rounds:2"), PLAYERS[:2]))
+    steps = 0
+    while steps < 12:
+        if match.pending.is_chance:
+            match.roll(rng)
+        else:
+            assert match.pending.turn is not None
+            match.decide(rng.choice(match.pending.turn.legal_actions()))
+        steps += 1
+    analysis = analyse(match.to_log())
+    assert not match.is_over and analysis.moments[-1].kind == "now"
+    for p in analysis.players:
+        assert p.start + p.sense * (p.luck - p.cost) == pytest.approx(p.result, abs=1e-9)
+        assert 0 < p.result < 1
+    assert sum(p.result for p in analysis.players) == pytest.approx(1.0)
+
+
+def test_why_names_what_each_choice_keeps_open_and_the_chance_to_shut_from_each() -> None:
+    from shutthebox.coach import explain
+    from shutthebox.coach.explain import dead_roll_chance
+    from shutthebox.tiles import mask_of
+    from shutthebox.turn import Phase, TurnState
+
+    shut = solve(SMALL, "shut")
+    state = TurnState(SMALL, mask_of([1, 2, 3]), Phase.CHOOSE_DICE)
+    why = explain(state, 2, 1)
+    assert why.startswith("Rolling 2 dice with 1 2 3 open gives "
+                          f"{float(shut.dice_value(state.open_tiles, 2)) * 100:.1f} % to shut")
+    assert f"1 die was better: {float(shut.dice_value(state.open_tiles, 1)) * 100:.1f} %" in why
+    after = TurnState.start(SMALL).apply_roll((5, 6))
+    why = explain(after, mask_of([6, 5]), mask_of([6, 4, 1]))
+    left = mask_of([1, 2, 3, 4])   # 11 and 12 fit nothing: 3 rolls in 36
+    assert dead_roll_chance(SMALL, left, 2) == pytest.approx(3 / 36)
+    assert why.startswith(f"Shutting 6 5 keeps 1 2 3 4 open: "
+                          f"{float(shut.value(left)) * 100:.1f} % to shut the box, and "
+                          "8.3 % that the next roll fits nothing; 6 4 1 was better: it keeps "
+                          "2 3 5 open")
+    assert "every roll fits a move" not in why.split(";")[0]
+    last = TurnState(SMALL, mask_of([6]), Phase.SHUT, dice=2, roll=(1, 5))
+    assert "Shutting 6 shuts the box" in explain(last, mask_of([6]), mask_of([6]))

@@ -34,14 +34,16 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from shutthebox.coach.aims import CHANCE_TO_WIN, EXPECTED_SCORE, Aim, aim
 from shutthebox.coach.explain import explain
 from shutthebox.coach.review import COSTLY, Review, ReviewedDecision, judge
-from shutthebox.dice import roll_outcomes
+from shutthebox.dice import Roll, roll_outcomes
 from shutthebox.formats import FormatKind
 from shutthebox.match import INPUT_EVENTS, Match, MatchConfig, replay
+from shutthebox.rules import Rules
 from shutthebox.tiles import mask_of
 from shutthebox.turn import TurnState
 
@@ -106,7 +108,8 @@ class Moment:
     """The position of its event in the log (-1 for the start, the log's length for the
     end)."""
     kind: str
-    """``'start'``, ``'roll-off'``, ``'roll'``, ``'decision'`` or ``'end'``."""
+    """``'start'``, ``'roll-off'``, ``'roll'``, ``'decision'``, then ``'end'`` (the game is
+    over) or ``'now'`` (it is not)."""
     seat: int | None
     values: dict[int, float]
     """Each seat's value after it (a seat missing: not known there)."""
@@ -242,10 +245,28 @@ class Analysis:
         }
 
 
-def _expected_after_roll(judged_by: Aim, state: TurnState) -> float:
-    """The value before a roll: the average over every roll of the value after it."""
+def _before_roll(judged_by: Aim, state: TurnState) -> float:
+    """The value before a roll: the average over every roll of the value after it (the
+    solver's own, where the aim has a solution)."""
+    if judged_by.solution is not None:
+        return float(judged_by.solution.dice_value(state.open_tiles, state.dice))
     return math.fsum(float(p) * judged_by.roll_value(state.open_tiles, roll)
                      for roll, p in roll_outcomes(state.dice))
+
+
+def _after_roll(judged_by: Aim, state: TurnState, roll: Roll) -> float:
+    """The value of the roll got: its best move's, or the turn's end if it fits none."""
+    if judged_by.solution is not None:
+        return float(judged_by.solution.after_roll(state.open_tiles, roll))
+    return judged_by.roll_value(state.open_tiles, roll)
+
+
+@cache
+def _round_win(rules: Rules, players: int) -> tuple[float, ...]:
+    """Each playing position's chance to win a single round (worked out on each reading)."""
+    from shutthebox.solver.rounds import solve_round
+
+    return tuple(float(w) for w in solve_round(rules, players).win)
 
 
 def _start_values(match: Match) -> tuple[dict[int, float], bool]:
@@ -253,9 +274,7 @@ def _start_values(match: Match) -> tuple[dict[int, float], bool]:
     rules, fmt, n = match.rules, match.config.format, len(match.players)
     order = match.order
     if fmt.kind is FormatKind.SINGLE:
-        from shutthebox.solver.rounds import solve_round
-
-        win = solve_round(rules, n).win
+        win = _round_win(rules, n)
         return {seat: float(win[i]) for i, seat in enumerate(order)}, True
     if n == 2:
         from shutthebox.solver.matchplay import solve_match
@@ -341,9 +360,9 @@ class _Walk:
             self.begin(judged_by)
         player = self.player(seat, judged_by)
         if pending.is_chance:
-            before = self.before(seat, judged_by, _expected_after_roll(judged_by, state))
+            before = self.before(seat, judged_by, _before_roll(judged_by, state))
             roll = tuple(sorted(event["roll"]))
-            after = judged_by.roll_value(state.open_tiles, roll)
+            after = _after_roll(judged_by, state, roll)
             player.dice += player.sense * (after - before)
             match.apply_roll(roll)
             self.moved(seat, after)
@@ -388,18 +407,21 @@ class _Walk:
         self.moments.insert(0, start)
 
     def finish(self, end: int) -> None:
-        """The game is over: by a chance to win, each result is the share of the win (1, a
-        tie's 1/k, 0); by an expected score, what each turn's value ended at."""
+        """The log is walked: by a chance to win, each result is the share of the win (1, a
+        tie's 1/k, 0), or in a game not over the chance where it stands; by an expected
+        score, what each turn's value ended at (the turn under way: where it stands)."""
         match = self.match
         for seat, player in self.players.items():
-            if self.by_chance:
+            if self.by_chance and match.is_over:
                 share = 1.0 / len(match.winners) if seat in match.winners else 0.0
                 player.others += share - self.known[seat]
                 player.result = self.known[seat] = share
+            elif self.by_chance:
+                player.result = self.known[seat]
             else:
                 player.result = self.finished.get(seat, 0.0) + self.known[seat]
-        self.moments.append(Moment(end, "end", None, {s: p.result
-                                                      for s, p in self.players.items()}))
+        self.moments.append(Moment(end, "end" if match.is_over else "now", None,
+                                   {s: p.result for s, p in self.players.items()}))
 
 
 def analyse(log: Mapping[str, Any], objective: Any = None, *,
