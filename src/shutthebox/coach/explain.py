@@ -22,7 +22,7 @@ from shutthebox.tiles import Tiles, format_tiles
 from shutthebox.turn import Phase, TurnState, legal_moves
 
 if TYPE_CHECKING:
-    from shutthebox.coach import Aim
+    from shutthebox.coach.aims import Aim
     from shutthebox.rules import Rules
 
 
