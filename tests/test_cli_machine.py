@@ -320,7 +320,7 @@ def test_a_test_run_leaves_the_user_data_folder_untouched(tmp_path: Path) -> Non
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist",
          "tests/test_cli_startup.py", "src/shutthebox/__init__.py",
-         "src/shutthebox/solver/matchplay.py"],
+         "src/shutthebox/solver/matchplay"],
         cwd=root, env={**env, "HOME": str(user)}, capture_output=True, text=True, timeout=600)
     assert result.returncode == 0, result.stdout[-3000:]
     assert not (user / ".local" / "share" / "shutthebox").exists()

@@ -215,16 +215,15 @@ def test_the_second_player_values_every_score_of_its_turn() -> None:
 
 def test_the_table_on_disk_is_the_table_computed(tmp_path: object,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from shutthebox.solver import matchplay
+    from shutthebox.solver.matchplay import cache_path, compute, tables
 
     monkeypatch.setenv("SHUTTHEBOX_HOME", str(tmp_path))
     rules = Rules(tiles=5)
-    computed = matchplay._compute(rules.replace(instant_win=False),
-                                  GameFormat.parse("loser-at:20"), None)
-    monkeypatch.setattr(matchplay, "_memory", {})
+    computed = compute(rules.replace(instant_win=False), GameFormat.parse("loser-at:20"))
+    monkeypatch.setattr(tables, "_memory", {})
     first = solve_match(rules, "loser-at:20")
-    assert matchplay.cache_path(rules, "loser-at:20").exists()
-    monkeypatch.setattr(matchplay, "_memory", {})
+    assert cache_path(rules, "loser-at:20").exists()
+    monkeypatch.setattr(tables, "_memory", {})
     again = solve_match(rules, "loser-at:20")
     assert again.first_win == first.first_win == pytest.approx(computed.first_win, abs=1e-15)
     assert (again.tables["first"] == computed.tables["first"]).all()
