@@ -1,0 +1,237 @@
+"""The task suite's baselines: for every task (:mod:`shutthebox.envs.tasks`), the exact optimum
+and the regret of the random policy, of the best simple player (highest-first or fewest-tiles)
+and of a short MaskablePPO run (sb3-contrib, the ``rl`` extra), with its seed and steps.
+
+Turn tasks and the deciding round are evaluated exactly (:func:`shutthebox.envs.evaluate`);
+the longer matches by playing ``--matches`` matches against the optimal player (the regret is
+then the optimum less the win rate, ± the half width of its 95 % interval). A task is
+recommended where the best simple player's regret is at least 5 % of the optimum's size: the
+headroom a learner can show. The learner runs are short and the machine shared: the learner's
+figures are indicative, not the best a learner can do. Prints the table; ``--markdown`` writes
+it into the manual (docs/environments.md, between its markers).
+
+    python benchmarks/baselines.py [--markdown] [--turn-steps 60000] [--match-steps 30000]
+                                   [--seed 0] [--matches 2000] [--tasks ID ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from report import machine
+
+import shutthebox.envs
+from shutthebox.envs import TASKS, Task, evaluate, uniform_random
+from shutthebox.envs.evaluation import PolicyError
+from shutthebox.players.base import Situation
+from shutthebox.players.simple import FewestTilesStrategy, HighestFirstStrategy
+from shutthebox.turn import Phase
+
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "environments.md"
+HEADROOM = 0.05
+"""A task is recommended when the best simple player leaves this share of the optimum."""
+TWELVE_TILE_STEPS = 20_000
+"""Learner steps on 12 tiles, whose 4,098 actions make each step costly."""
+SIMPLE = {"highest-first": HighestFirstStrategy(), "fewest-tiles": FewestTilesStrategy()}
+
+
+@dataclass
+class Row:
+    task: Task
+    optimum: float
+    random: str
+    heuristic: str
+    heuristic_regret: float
+    learner: str
+    seconds: float
+
+    @property
+    def headroom(self) -> float:
+        return self.heuristic_regret / max(abs(self.optimum), 1e-12)
+
+
+def fmt(value: float, optimum: float) -> str:
+    """A return in the task's units: whole points for digits scores, three decimals for
+    other points, four for chances."""
+    if abs(optimum) >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:.3f}" if abs(optimum) >= 1 else f"{value:.4f}"
+
+
+def played_regret(task: Task, policy: Any, matches: int, seed: int) -> tuple[float, float]:
+    """The regret of a policy of the agent (a player, or a model) measured by playing: the
+    optimum less the win rate, and the half width of its 95 % interval."""
+    env = task.make(baseline=False)
+    bare: Any = env.unwrapped
+    rng = np.random.default_rng(seed)
+    wins = []
+    for match in range(matches):
+        observation, info = env.reset(seed=seed + match)
+        done, reward = False, 0.0
+        step: Any
+        while not done:
+            mask = info["action_mask"]
+            turn = bare.match.pending.turn
+            if policy is None:
+                action = int(rng.choice(np.flatnonzero(mask)))
+            elif hasattr(policy, "choose") and turn is not None and not bare._over_at_reset \
+                    and turn.phase is not Phase.ROLL:
+                action = policy.choose(turn, Situation())
+                action = action if turn.phase is Phase.SHUT else bare.actions - 3 + action
+            elif hasattr(policy, "predict"):
+                action = int(policy.predict(observation, deterministic=True,
+                                            action_masks=mask)[0])
+            else:
+                action = int(np.flatnonzero(mask)[-1])
+            observation, step, done, _, info = env.step(action)
+            reward = float(step)
+        wins.append(reward)
+    rate = float(np.mean(wins))
+    return task.optimum() - rate, 1.96 * float(np.std(wins)) / np.sqrt(matches)
+
+
+def train_turn(task: Task, steps: int, seed: int) -> Any:
+    """MaskablePPO on the compiled vector environment of a turn task."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import VecNormalize
+
+    from shutthebox.envs.sb3 import StableBaselinesVecEnv
+    from shutthebox.envs.vector import ShutTheBoxVectorEnv
+
+    torch.set_num_threads(1)
+    games = 64 if steps > TWELVE_TILE_STEPS else 16
+    venv: Any = StableBaselinesVecEnv(ShutTheBoxVectorEnv(num_envs=games, rules=task.rules,
+                                                          reward=task.reward))
+    venv.seed(seed)
+    if abs(task.optimum()) > 1000:     # digits scores: rewards in the tens of thousands
+        venv = VecNormalize(venv, norm_obs=False, norm_reward=True, gamma=1.0)
+    model = MaskablePPO("MultiInputPolicy", venv, n_steps=128, batch_size=1024, n_epochs=4,
+                        learning_rate=3e-4, gamma=1.0, gae_lambda=0.95, ent_coef=0.001,
+                        seed=seed, device="cpu", verbose=0,
+                        policy_kwargs={"net_arch": [128, 128]})
+    model.learn(total_timesteps=steps)
+    return model
+
+
+def train_match(task: Task, steps: int, seed: int) -> Any:
+    """MaskablePPO on four match environments against the optimal player."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    torch.set_num_threads(1)
+    venv = DummyVecEnv([lambda: task.make(baseline=False)] * 4)
+    venv.seed(seed)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=256, batch_size=256, n_epochs=4,
+                        learning_rate=3e-4, gamma=1.0, seed=seed, device="cpu", verbose=0,
+                        policy_kwargs={"net_arch": [128, 128]})
+    model.learn(total_timesteps=steps)
+    return model
+
+
+def measure(task: Task, turn_steps: int, match_steps: int, seed: int, matches: int) -> Row:
+    began = time.perf_counter()
+    optimum = task.optimum()
+    exact = True
+    try:
+        random_regret = evaluate(uniform_random, task.id).regret
+        random_text = fmt(random_regret, optimum)
+        simple = {name: evaluate(player, task.id).regret for name, player in SIMPLE.items()}
+        best = min(simple, key=lambda name: simple[name])
+        heuristic_text = f"{fmt(simple[best], optimum)} ({best})"
+    except PolicyError:          # a longer match: played
+        exact = False
+        regret, half = played_regret(task, None, matches, seed)
+        random_text = f"{regret:.3f} ± {half:.3f}"
+        played = {name: played_regret(task, player, matches, seed)
+                  for name, player in SIMPLE.items()}
+        best = min(played, key=lambda name: played[name][0])
+        # headroom only as far as the play measured it: the regret less its half width
+        simple = {name: value - half for name, (value, half) in played.items()}
+        heuristic_text = f"{played[best][0]:.3f} ± {played[best][1]:.3f} ({best})"
+    bare: Any = task.make().unwrapped
+    twelve = not task.is_match and bare.rules.tiles > 9
+    steps = match_steps if task.is_match else TWELVE_TILE_STEPS if twelve else turn_steps
+    if task.format is not None and task.format.startswith("rounds"):
+        learner_text = "not run (a step of this match env is slow)"
+    else:
+        trained = time.perf_counter()
+        model = (train_match if task.is_match else train_turn)(task, steps, seed)
+        minutes = (time.perf_counter() - trained) / 60
+        if exact:
+            learner_text = fmt(evaluate(model, task.id).regret, optimum)
+        else:
+            regret, half = played_regret(task, model, matches, seed)
+            learner_text = f"{regret:.3f} ± {half:.3f}"
+        learner_text += f" ({steps:,} steps, seed {seed}, {minutes:.1f} min)"
+    return Row(task, optimum, random_text, heuristic_text, min(simple.values()), learner_text,
+               time.perf_counter() - began)
+
+
+def table(rows: list[Row], command: str, loads: list[float]) -> str:
+    lines = [f"Measured {time.strftime('%Y-%m-%d')} by `{command}`. Machine: {machine()}; its "
+             f"cores are shared with other work (load averages "
+             f"{', '.join(f'{load:.1f}' for load in loads)}). Regrets are the optimum less "
+             f"the policy's expected return (the chance to win, for a match), exact unless "
+             f"given with ± (then measured by play, 95 % interval). Recommended: the best "
+             f"simple player leaves at least {HEADROOM:.0%} of the optimum.",
+             "",
+             "| task | optimum | random | best simple player | MaskablePPO | headroom |",
+             "|---|---|---|---|---|---|"]
+    for row in rows:
+        mark = " (recommended)" if row.headroom >= HEADROOM else ""
+        lines.append(f"| `{row.task.id}`{mark} | {fmt(row.optimum, row.optimum)} | "
+                     f"{row.random} | {row.heuristic} | {row.learner} | "
+                     f"{row.headroom:.1%} |")
+    return "\n".join(lines) + "\n"
+
+
+def publish(markdown: str, page: Path = PAGE) -> None:
+    begin, end = "<!-- baselines:table -->", "<!-- /baselines:table -->"
+    text = page.read_text(encoding="utf-8")
+    if begin not in text or end not in text:
+        raise SystemExit(f"{page} has no {begin} ... {end} markers for the table")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    page.write_text(f"{head}{begin}\n{markdown}{end}{tail}", encoding="utf-8")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--markdown", action="store_true",
+                        help="write the table into docs/environments.md")
+    parser.add_argument("--turn-steps", type=int, default=60_000)
+    parser.add_argument("--match-steps", type=int, default=30_000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--matches", type=int, default=2000)
+    parser.add_argument("--tasks", nargs="*", default=[t.id for t in shutthebox.envs.SUITE])
+    args = parser.parse_args()
+    rows, loads = [], []
+    for task_id in args.tasks:
+        loads.append(os.getloadavg()[0])
+        row = measure(TASKS[task_id], args.turn_steps, args.match_steps, args.seed,
+                      args.matches)
+        rows.append(row)
+        print(f"{task_id}: optimum {fmt(row.optimum, row.optimum)}, random {row.random}, "
+              f"best simple {row.heuristic}, MaskablePPO {row.learner} "
+              f"[{row.seconds:.0f} s]", flush=True)
+        if (row.headroom >= HEADROOM) != TASKS[task_id].recommended:
+            print(f"  note: measured headroom {row.headroom:.1%} disagrees with the suite's "
+                  f"recommendation ({TASKS[task_id].recommended})")
+    markdown = table(rows, "python3 benchmarks/baselines.py --markdown", loads)
+    print()
+    print(markdown)
+    if args.markdown:
+        publish(markdown)
+        print(f"written into {PAGE}")
+
+
+if __name__ == "__main__":
+    main()
