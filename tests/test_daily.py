@@ -110,6 +110,7 @@ def test_the_daily_command_plays_the_box_from_typed_moves() -> None:
     data = json.loads(result.stdout)
     assert data["score"] == data["perfect"] == box.perfect_score()
     assert data["accuracy"] == pytest.approx(100.0) and data["day"] == "2026-11-24"
+    assert data["moves"] == data["perfect_moves"] and data["moves"][0].startswith("roll ")
     assert "tile 13 is not in this box" in result.stderr and "legal:" in result.stderr
 
 

@@ -56,6 +56,7 @@ def daily_command(
     console.print(f"Your score: [bold]{result['score']}[/]; perfect play on the same dice "
                   f"scored {result['perfect']} ({better} is better). Accuracy "
                   f"{result['accuracy']:.1f}.")
+    console.print(f"Perfect play on the same dice: {escape(', '.join(result['perfect_moves']))}.")
     for mark in result["analysis"]["marks"]:
         if mark["why"]:
             console.print(f"  {mark['size']}: {escape(mark['why'])}")

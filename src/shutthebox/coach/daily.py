@@ -15,7 +15,7 @@ dice; the player's accuracy is the coach's (:mod:`shutthebox.coach.analysis`).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -141,15 +141,16 @@ class DailyBox:
         if not ended:
             raise LogError(f"the daily box of {self.day} is not finished")
         (player,) = analysis.players
+        perfect = self.perfect()
         return {"day": self.day.isoformat(), "preset": self.preset,
                 "player": player.player, "score": ended[0]["score"],
-                "perfect": self.perfect_score(), "accuracy": player.accuracy,
+                "perfect": _score(perfect), "accuracy": player.accuracy,
+                "perfect_moves": steps(perfect.events), "moves": steps(log["events"]),
                 "analysis": analysis.to_dict()}
 
     def perfect_score(self) -> int:
         """What perfect play scored on the day's dice."""
-        return int(next(e["score"] for e in self.perfect().events
-                        if e["type"] == "turn-end"))
+        return _score(self.perfect())
 
     def to_dict(self) -> dict[str, Any]:
         """The day's box for a page or a script: the date, the preset, the rules, the day's
@@ -158,6 +159,27 @@ class DailyBox:
                 "rules": self.rules.to_dict(),
                 "rolls": [list(r) for r in self.rolls()],
                 "perfect": self.perfect_score()}
+
+
+def _score(match: Match) -> int:
+    return int(next(e["score"] for e in match.events if e["type"] == "turn-end"))
+
+
+def steps(events: Iterable[Mapping[str, Any]]) -> list[str]:
+    """A turn's rolls and decisions in words, one a step: ``'roll 3+5=8'``, ``'2 dice'``,
+    ``'shut 8'``.
+
+    >>> steps([{"type": "roll", "roll": [3, 5]}, {"type": "shut", "tiles": [8]}])
+    ['roll 3+5=8', 'shut 8']
+    """
+    from shutthebox.dice import format_roll
+    from shutthebox.strategies import format_move
+    from shutthebox.tiles import mask_of
+
+    words = {"roll": lambda e: f"roll {format_roll(tuple(e['roll']))}",
+             "dice": lambda e: f"{e['dice']} di{'e' if e['dice'] == 1 else 'ce'}",
+             "shut": lambda e: f"shut {format_move(mask_of(e['tiles']))}"}
+    return [words[e["type"]](e) for e in events if e.get("type") in words]
 
 
 def daily_box(day: date) -> DailyBox:
