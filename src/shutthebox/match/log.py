@@ -77,19 +77,28 @@ class AnteEvent(TypedDict):
     pot: int
 
 
-class FirstEvent(TypedDict):
+class _SeatEvent(TypedDict):
+    seat: int
+
+
+class _RollEvent(_SeatEvent):
+    roll: list[int]
+
+
+class _TilesEvent(_SeatEvent):
+    tiles: list[int]
+
+
+class FirstEvent(_SeatEvent):
     """Who plays first (in seat order, or after the roll-off)."""
 
     type: Literal[EventKind.FIRST]
-    seat: int
 
 
-class RollOffEvent(TypedDict):
+class RollOffEvent(_RollEvent):
     """A roll-off roll: two dice to decide who plays first."""
 
     type: Literal[EventKind.ROLL_OFF]
-    seat: int
-    roll: list[int]
 
 
 class RoundEvent(TypedDict):
@@ -99,59 +108,49 @@ class RoundEvent(TypedDict):
     round: int
 
 
-class TurnEvent(TypedDict):
+class TurnEvent(_SeatEvent):
     """A turn begins: in a round (``round``), or a battle's turn or roll (``role``)."""
 
     type: Literal[EventKind.TURN]
-    seat: int
     round: NotRequired[int]
     role: NotRequired[str]
 
 
-class RollEvent(TypedDict):
+class RollEvent(_RollEvent):
     """The dice of a turn."""
 
     type: Literal[EventKind.ROLL]
-    seat: int
-    roll: list[int]
 
 
-class DiceEvent(TypedDict):
+class DiceEvent(_SeatEvent):
     """A dice choice: one die or two."""
 
     type: Literal[EventKind.DICE]
-    seat: int
     dice: int
 
 
-class ShutEvent(TypedDict):
+class ShutEvent(_TilesEvent):
     """The tiles shut for a roll."""
 
     type: Literal[EventKind.SHUT]
-    seat: int
-    tiles: list[int]
 
 
-class StandEvent(TypedDict):
+class StandEvent(_TilesEvent):
     """The tiles a battle's stander stands up for a roll."""
 
     type: Literal[EventKind.STAND]
-    seat: int
-    tiles: list[int]
 
 
-class PassEvent(TypedDict):
+class PassEvent(_SeatEvent):
     """A battle's mover can do nothing with the roll (or has no tiles to work on)."""
 
     type: Literal[EventKind.PASS]
-    seat: int
 
 
-class TurnEndEvent(TypedDict):
+class TurnEndEvent(_SeatEvent):
     """A turn's end: its score and the tiles left open."""
 
     type: Literal[EventKind.TURN_END]
-    seat: int
     score: int
     open: list[int]
     shut_box: bool
@@ -166,33 +165,33 @@ class RoundEndEvent(TypedDict):
     totals: list[int]
 
 
-class EliminatedEvent(TypedDict):
+class EliminatedEvent(_SeatEvent):
     """A player out of an elimination match, with their total."""
 
     type: Literal[EventKind.ELIMINATED]
-    seat: int
     total: int
 
 
-class LoserEvent(TypedDict):
+class _SeatsEvent(TypedDict):
+    seats: list[int]
+
+
+class LoserEvent(_SeatsEvent):
     """The losers of a ``loser-at`` match."""
 
     type: Literal[EventKind.LOSER]
-    seats: list[int]
 
 
-class WinnerEvent(TypedDict):
+class WinnerEvent(_SeatsEvent):
     """The winners (several on a tie): the match is over."""
 
     type: Literal[EventKind.WINNER]
-    seats: list[int]
 
 
-class PayoutEvent(TypedDict):
+class PayoutEvent(_SeatEvent):
     """A winner's share of the pot, in cents."""
 
     type: Literal[EventKind.PAYOUT]
-    seat: int
     amount: int
 
 
