@@ -84,11 +84,18 @@ class MatchConfig:
             raise FormatError("a stake needs at least two players to play for the pot")
 
     def to_dict(self) -> dict[str, Any]:
+        """The configuration as JSON-ready data (the head of a log)."""
         return {"rules": self.rules.to_dict(), "format": str(self.format),
                 "players": list(self.players), "stake": self.stake}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MatchConfig:
+        """The configuration written by :meth:`to_dict`.
+
+        :raises KeyError: a field is missing.
+        :raises ValueError: a field cannot be read (a :class:`FormatError` or a
+            :class:`~shutthebox.errors.RulesError` quoting it).
+        """
         return cls(Rules.from_dict(dict(data["rules"])), GameFormat.parse(data["format"]),
                    tuple(data["players"]), int(data.get("stake", 0)))
 
@@ -458,7 +465,10 @@ class Match:
                 "events": [dict(e) for e in self.events]}
 
     def save(self, path: Path, seed: int | None = None) -> Path:
-        """Write the log as JSON (the folder is created)."""
+        """Write the log as JSON (the folder is created).
+
+        :raises OSError: the file cannot be written.
+        """
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(self.to_log(seed), indent=1))
         return path
@@ -469,6 +479,8 @@ def play_out(match: Match, players: Mapping[int, Strategy], rng: random.Random,
     """Run the match until it is over or waits for a seat with no strategy (a human).
 
     Chance nodes are rolled with ``rng``; ``on_step`` is called after every step.
+
+    :raises IllegalMoveError: a strategy chose an action that is not legal.
     """
     while True:
         pending = match.pending
