@@ -198,7 +198,8 @@ class PlayerAnalysis:
                    else "the luck weighed more than the mistakes")
         return (f"{self.player}: started at {shown(self.start)}, luck {change(self.luck)} "
                 f"{unit} (own rolls {change(self.dice)}{others}), mistakes "
-                f"{change(-self.cost)}: finished at {shown(self.result)}; {weighed}.")
+                f"{change(-self.cost) if self.cost >= 5e-4 else 'none'}: finished at "
+                f"{shown(self.result)}; {weighed}.")
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "player": self.player, "measure": self.measure,
