@@ -110,6 +110,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         await driver.stop()
         await work.stop()
         await hub.stop()
+        await service.close_moves()
         service.close()
         if own_engine:
             engine.dispose()

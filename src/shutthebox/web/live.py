@@ -1,8 +1,9 @@
 """Live updates: every client watching a game hears of each stored batch of events.
 
 In one server process a commit wakes the game's watchers at once. Across processes sharing
-a database: on PostgreSQL each commit that stores events sends ``NOTIFY`` (see
-:func:`shutthebox.web.storage.append_events`) and every process ``LISTEN``s; on SQLite (one
+a database: on PostgreSQL each process announces the batches it stored with ``NOTIFY``,
+after their commits (:class:`shutthebox.web.storage.Announcer`), and every process
+``LISTEN``s; on SQLite (one
 machine) each process checks ``PRAGMA data_version`` every 50 ms, which moves whenever
 another connection commits, and then asks which of the games it has watchers for have more
 events than it knows of (none, when it serves alone). A watcher reads what it missed from
@@ -28,7 +29,7 @@ from shutthebox.web.bounds import MAX_EVENT
 from shutthebox.web.cache import GameNotFoundError
 from shutthebox.web.guard import NO_GAME_CLOSE, Receive, Scope, Send
 from shutthebox.web.service import GameService
-from shutthebox.web.storage import NOTIFY_CHANNEL, is_postgresql
+from shutthebox.web.storage import NOTIFY_CHANNEL, Announcer, heard, is_postgresql
 from shutthebox.web.view import Batch
 
 log = logging.getLogger(__name__)
@@ -53,9 +54,12 @@ class LiveHub:
         self._progress: dict[str, float] = {}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: asyncio.Task[None] | None = None
+        self._announcer: Announcer | None = None
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
+        if is_postgresql(self.engine):
+            self._announcer = Announcer(self.engine)
         listen = self._listen_postgresql if is_postgresql(self.engine) else self._poll_sqlite
         self._listener = asyncio.create_task(listen())
 
@@ -64,6 +68,8 @@ class LiveHub:
             self._listener.cancel()
             with contextlib.suppress(BaseException):
                 await self._listener
+        if self._announcer is not None:
+            await self._announcer.close()
 
     def watch(self, game_id: str) -> asyncio.Event:
         """An event set whenever the game may have new events."""
@@ -112,9 +118,14 @@ class LiveHub:
 
     def publish(self, game_id: str, batch: Batch | None = None) -> None:
         """Wake the game's watchers (from any thread), with the batch just stored when it
-        is at hand."""
+        is at hand, and tell the other processes on PostgreSQL."""
         if self._loop is not None:
-            call_in_loop(self._loop, self._wake, game_id, batch)
+            call_in_loop(self._loop, self._stored, game_id, batch)
+
+    def _stored(self, game_id: str, batch: Batch | None) -> None:
+        self._wake(game_id, batch)
+        if self._announcer is not None:
+            self._announcer.tell(game_id, batch.count if batch is not None else None)
 
     def known_count(self, game_id: str) -> int | None:
         """The game's event count as this process last heard it (None if unknown)."""
@@ -189,8 +200,8 @@ class LiveHub:
                     for game_id in list(self._watchers):
                         self._wake(game_id)
                     async for notice in conn.notifies():
-                        game_id, _, count = notice.payload.partition(":")
-                        self._wake(game_id, count=int(count) if count.isdigit() else None)
+                        for game_id, count in heard(notice.payload):
+                            self._wake(game_id, count=count)
             except asyncio.CancelledError:
                 raise
             except Exception:

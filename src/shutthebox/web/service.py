@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -43,16 +43,18 @@ from shutthebox.web.seats import (
     normal_invite,
     token_hash,
 )
-from shutthebox.web.stats import record_game
+from shutthebox.web.stats import game_results
 from shutthebox.web.storage import (
     ANSWERS,
     GAMES,
     SEATS,
+    Move,
     SqliteWriter,
-    append_events,
     create_game,
     now,
+    store_move,
 )
+from shutthebox.web.storage.postgresql import AsyncWriter
 from shutthebox.web.view import Batch, game_view, state_members
 from shutthebox.web.words import format_text, rules_text
 
@@ -104,12 +106,22 @@ class GameService:
         self._writer = SqliteWriter(engine) if engine.dialect.name == "sqlite" else None
         """On SQLite, which takes one writer at a time, this process writes through one
         connection of its own, its writers queueing in order."""
+        self._moves = AsyncWriter(engine) if engine.dialect.name == "postgresql" else None
+        """On PostgreSQL, the writer of :meth:`act_async`."""
+        self._in_flight: set[str] = set()
+        """Games whose move :meth:`act_async` is storing (the game in memory is ahead of
+        the database until it answers)."""
         self._dice = random.SystemRandom()
 
     def close(self) -> None:
         """Give back the writing connection (after a last checkpoint)."""
         if self._writer is not None:
             self._writer.close()
+
+    async def close_moves(self) -> None:
+        """Close the connections of :meth:`act_async` (on the event loop that used them)."""
+        if self._moves is not None:
+            await self._moves.close()
 
     @contextmanager
     def _transaction(self) -> Iterator[Connection]:
@@ -225,11 +237,13 @@ class GameService:
 
     def state(self, game_id: str, since: int = 0, tokens: list[str] | None = None
               ) -> dict[str, Any]:
-        with self.engine.connect() as db:
-            loaded = self.cache.load(db, game_id)
         for token in tokens or []:
             self._holder(token)        # known to the state's "you" from here on
-        with self.cache.lock(game_id):      # not while a computer's step changes it
+        # Not while a computer's step changes the game, nor while a move is stored from
+        # the event loop (the game in memory is ahead of the database until it is).
+        with self.cache.lock(game_id):
+            with self.engine.connect() as db:
+                loaded = self.cache.load(db, game_id)
             return self._state(game_id, loaded, since, tokens or [])
 
     def state_in_memory(self, game_id: str, since: int, count: int | None
@@ -237,7 +251,8 @@ class GameService:
         """The state (for a watcher) from the game in memory, if it has at least ``count``
         events (a count heard of, from this process or another); None if it has not."""
         loaded = self.cache.games.get(game_id)
-        if loaded is None or count is None or loaded.count < count:
+        if loaded is None or count is None or loaded.count < count \
+                or game_id in self._in_flight:     # (a move not yet stored)
             return None
         with self.cache.lock(game_id):      # not while a computer's step changes it
             return self._state(game_id, loaded, since, [])
@@ -319,6 +334,67 @@ class GameService:
             self.notify(game_id, waiting_for(loaded), batch)
         return body
 
+    async def act_async(self, game_id: str, token: str | None, kind: str, argument: Any,
+                        event: int | None, key: str | None, seat: int | None = None
+                        ) -> str | None:
+        """:meth:`act` on the event loop, on PostgreSQL: its one statement sent through
+        psycopg's asyncio driver (:mod:`shutthebox.web.storage.postgresql`), the answer
+        given once it is committed. Only when all it needs is at hand: the seat's token and
+        the game in memory, the event number the action was made against (a repeated
+        request's key is looked up by :meth:`act`), and the game's lock free (a thread may
+        hold it for a computer's step). None when they are not, when the action is refused
+        or another request stored first: :meth:`act` then answers (from the database,
+        saying why a refusal is one), in the thread pool.
+
+        :raises sqlalchemy.exc.DBAPIError: the database is not answering (503).
+        :raises ShutTheBoxError: an action the match refuses, such as tiles that cannot be
+            shut (400).
+        """
+        moves, cache = self._moves, self.cache
+        if moves is None or not token or event is None:
+            return None
+        holder = cache.holders.get(token_hash(token))
+        loaded = cache.games.get(game_id)
+        if holder is None or holder[0] != game_id or loaded is None or \
+                (seat is not None and seat != holder[1]) or game_id in self._in_flight:
+            return None
+        lock = cache.lock(game_id)
+        if not lock.acquire(blocking=False):
+            return None
+        self._in_flight.add(game_id)
+        try:
+            before = loaded.count
+            try:
+                if event != before:
+                    raise NotYourTurnError("the game has moved on")
+                self._apply(loaded, holder[1], kind, argument)
+            except NotYourTurnError:
+                cache.forget(game_id)       # perhaps moved on elsewhere: act reads it again
+                return None
+            try:
+                state = self._state(game_id, loaded, before, [])
+                members = state_members(state)
+                body = f'{{{members}, "you": [{holder[1]}]}}'
+                batch = Batch.of(state, members)
+                move, stored = self._move(game_id, loaded, before, None if key is None
+                                          else (holder[1], key, body))
+                done = await moves.store(move)
+            except IntegrityError:          # the key answered first: act finds the answer
+                cache.forget(game_id)
+                return None
+            except BaseException:
+                cache.forget(game_id)       # ahead of the database, perhaps
+                raise
+            if not done:                    # another process stored first
+                cache.forget(game_id)
+                return None
+            self._stored(game_id, loaded, stored)
+        finally:
+            self._in_flight.discard(game_id)
+            lock.release()
+        self.notify(game_id, waiting_for(loaded), batch)
+        return body
+
     def _act_once(self, game_id: str, token: str, seat: int, kind: str, argument: Any,
                   event: int | None, key: str | None, trusted: bool
                   ) -> tuple[LoadedGame, str, Batch | None]:
@@ -344,15 +420,16 @@ class GameService:
                 members = state_members(state)
                 body = f'{{{members}, "you": [{seat}]}}'
                 batch = Batch.of(state, members)
-                self._store(db, game_id, loaded, before)
+                self._store(db, game_id, loaded, before,
+                            answer=None if key is None else (seat, key, body))
             except NotYourTurnError:
                 if cached is not None:
                     self.cache.forget(game_id)
                     raise _CacheStaleError from None
                 raise
-            if key is not None:
-                db.execute(insert(ANSWERS).values(
-                    game_id=game_id, seat=seat, key=key, status=200, body=body, created=now()))
+            except BaseException:
+                self.cache.forget(game_id)      # (its move is not stored)
+                raise
         return loaded, body, batch
 
     def _apply(self, loaded: LoadedGame, seat: int, kind: str, argument: Any) -> None:
@@ -455,25 +532,42 @@ class GameService:
             ANSWERS.c.game_id == game_id, ANSWERS.c.seat == seat, ANSWERS.c.key == key))
 
     def _store(self, db: Connection, game_id: str, loaded: LoadedGame, before: int,
-               strict: bool = True, **fields: Any) -> bool:
-        match = loaded.match
-        over = match is not None and match.is_over
-        status = "waiting" if match is None else "over" if over else "playing"
-        now_stored = (status, waiting_for(loaded))
-        if now_stored != loaded.stored or fields:
-            fields = {"status": status, "waiting_for": now_stored[1], **fields}
-        if not append_events(db, game_id, before, loaded.log(before), **fields):
+               strict: bool = True, answer: tuple[int, str, str] | None = None,
+               **fields: Any) -> bool:
+        """Store the game's events from ``before`` on (with ``answer``, an Idempotency-Key's,
+        and ``fields`` of the game) in the transaction; False, or with ``strict``
+        :class:`NotYourTurnError`, if another request stored events first."""
+        move, stored = self._move(game_id, loaded, before, answer, **fields)
+        if not store_move(db, move):
             self.cache.forget(game_id)
             if not strict:
                 return False
             raise NotYourTurnError("the game changed while this request was made: "
                                    "load it again and retry")
-        loaded.stored = now_stored
-        if over:
-            assert match is not None
-            record_game(db, game_id, match)
-            self.cache.forget(game_id, lock=True)   # read from the database if asked again
+        self._stored(game_id, loaded, stored)
         return True
+
+    def _move(self, game_id: str, loaded: LoadedGame, before: int,
+              answer: tuple[int, str, str] | None = None, **fields: Any
+              ) -> tuple[Move, tuple[str, str]]:
+        """What storing the game's events from ``before`` on writes (the game's status and
+        who it waits for only when they change, its results when it is over), and its
+        status and who it waits for then."""
+        match = loaded.match
+        over = match is not None and match.is_over
+        status = "waiting" if match is None else "over" if over else "playing"
+        stored = (status, waiting_for(loaded))
+        if stored != loaded.stored or fields:
+            fields = {"status": status, "waiting_for": stored[1], **fields}
+        results = game_results(match) if over and match is not None else []
+        return Move(game_id, before, loaded.log(before), fields, answer, results), stored
+
+    def _stored(self, game_id: str, loaded: LoadedGame, stored: tuple[str, str]) -> None:
+        """The game's move is stored: a finished game leaves memory (and is read from the
+        database if asked for again)."""
+        loaded.stored = stored
+        if stored[0] == "over":
+            self.cache.forget(game_id, lock=True)
 
     def _state(self, game_id: str, loaded: LoadedGame, since: int,
                tokens: list[str]) -> dict[str, Any]:

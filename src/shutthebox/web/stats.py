@@ -9,12 +9,12 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from sqlalchemy import func, select
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 
 from shutthebox.match import Match
 from shutthebox.rules import Rules
 from shutthebox.web.cache import GameNotFoundError
-from shutthebox.web.storage import RESULTS, record_results
+from shutthebox.web.storage import RESULTS
 
 
 class Result(Protocol):
@@ -90,10 +90,11 @@ class PlayerStats:
             "scores": histogram, "optimal": optimal}
 
 
-def record_game(db: Connection, game_id: str, match: Match) -> None:
-    """Store each player's result of the finished ``match`` (a battle records none)."""
+def game_results(match: Match) -> list[dict[str, Any]]:
+    """Each player's result of the finished ``match``, as
+    :func:`~shutthebox.web.storage.record_results` stores them (a battle has none)."""
     if match.config.format.kind.value == "battle":
-        return
+        return []
     scores: dict[int, list[int]] = {seat: [] for seat in range(len(match.players))}
     shut_boxes = dict.fromkeys(scores, 0)
     for item in match.events:
@@ -101,11 +102,10 @@ def record_game(db: Connection, game_id: str, match: Match) -> None:
             scores[item["seat"]].append(item["score"])
             shut_boxes[item["seat"]] += int(item["shut_box"])
     rules, fmt = match.rules.to_dict(), str(match.config.format)
-    record_results(db, game_id, [
-        {"seat": seat, "player": name, "rules": rules, "format": fmt,
-         "won": 1 / len(match.winners) if seat in match.winners else 0.0,
-         "scores": scores[seat], "shut_boxes": shut_boxes[seat]}
-        for seat, name in enumerate(match.players)])
+    return [{"seat": seat, "player": name, "rules": rules, "format": fmt,
+             "won": 1 / len(match.winners) if seat in match.winners else 0.0,
+             "scores": scores[seat], "shut_boxes": shut_boxes[seat]}
+            for seat, name in enumerate(match.players)]
 
 
 def finished_players(engine: Engine) -> list[dict[str, Any]]:

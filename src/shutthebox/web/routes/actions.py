@@ -43,8 +43,11 @@ async def perform(service: GameService, blocking: Blocking, game_id: str,
     :raises ShutTheBoxError: a refusal of :data:`~shutthebox.web.refusals.REFUSALS`.
     """
     tokens = bearer_tokens(authorization)
-    return await blocking(service.act, game_id, tokens[0] if tokens else None, kind,
-                          argument, event, key, seat)
+    token = tokens[0] if tokens else None
+    answer = await service.act_async(game_id, token, kind, argument, event, key, seat)
+    if answer is not None:
+        return answer
+    return await blocking(service.act, game_id, token, kind, argument, event, key, seat)
 
 
 async def idempotency_key(idempotency_key: Annotated[str | None, Header(

@@ -4,8 +4,9 @@ requests, on SQLite (a file in the data folder) by default or PostgreSQL by URL.
 One concept a module: :mod:`~shutthebox.web.storage.schema` (the tables),
 :mod:`~shutthebox.web.storage.engine` (a database by URL, its migrations and errors),
 :mod:`~shutthebox.web.storage.sqlite` (SQLite's one writer and its checkpoints),
-:mod:`~shutthebox.web.storage.queries` (the statements both databases share). The names
-the rest of the server uses are here.
+:mod:`~shutthebox.web.storage.queries` (the statements both databases share, a move's
+among them), :mod:`~shutthebox.web.storage.postgresql` (PostgreSQL's path for a move, on
+the event loop). The names the rest of the server uses are here.
 """
 
 from shutthebox.web.storage.engine import (
@@ -17,21 +18,24 @@ from shutthebox.web.storage.engine import (
     safe_url,
     upgrade,
 )
+from shutthebox.web.storage.postgresql import NOTIFY_CHANNEL, Announcer, AsyncWriter, heard
 from shutthebox.web.storage.queries import (
-    NOTIFY_CHANNEL,
+    Move,
     append_events,
     create_game,
     event_count,
     load_events,
     now,
     record_results,
+    store_move,
 )
 from shutthebox.web.storage.schema import ANSWERS, EVENTS, GAMES, RESULTS, SEATS
 from shutthebox.web.storage.sqlite import Checkpointer, SqliteWriter
 
 __all__ = [
-    "ANSWERS", "EVENTS", "GAMES", "NOTIFY_CHANNEL", "RESULTS", "SEATS", "Checkpointer",
-    "SqliteWriter", "StorageError", "append_events", "create_game", "default_url",
-    "driver_error", "event_count", "is_postgresql", "load_events", "make_engine", "now",
-    "record_results", "safe_url", "upgrade",
+    "ANSWERS", "EVENTS", "GAMES", "NOTIFY_CHANNEL", "RESULTS", "SEATS", "Announcer",
+    "AsyncWriter", "Checkpointer", "Move", "SqliteWriter", "StorageError", "append_events",
+    "create_game", "default_url", "driver_error", "event_count", "heard", "is_postgresql",
+    "load_events", "make_engine", "now", "record_results", "safe_url", "store_move",
+    "upgrade",
 ]

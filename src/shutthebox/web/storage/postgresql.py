@@ -1,6 +1,8 @@
 """PostgreSQL's path for a move: its one statement (:meth:`HotSql.moving
 <shutthebox.web.storage.queries.HotSql.moving>`) run on the event loop through psycopg's
-asyncio driver, on connections that commit each statement as it ends.
+asyncio driver, on connections that commit each statement as it ends; and the
+announcements that tell the other server processes of each stored batch, sent after it
+is committed.
 
 A move through the thread pool handed each request to a thread and back, and its threads
 took turns at the interpreter while each waited for its three round trips (``BEGIN``, the
@@ -9,12 +11,23 @@ until PostgreSQL answers; the answer comes once the transaction is committed (an
 ``synchronous_commit`` on, written to disk), so nothing is acknowledged before it is
 stored. Moves in flight at once each have a connection of their own, so that PostgreSQL
 writes their commits to disk together.
+
+That takes the announcement (``NOTIFY``) out of the move's transaction: a notifying
+transaction holds a lock of the whole database from just before its commit until the
+commit is on disk, so moves that each announced themselves were committed one at a time,
+each waiting for the disk syncs of those before it. :class:`Announcer` sends them after
+the commits, many batches a statement, in transactions that write nothing to disk. A
+process that dies between a commit and its announcement leaves the other processes'
+watchers of that game a move behind until the next.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
+import os
+import uuid
 from typing import Any, cast
 
 from sqlalchemy.engine import Engine
@@ -22,9 +35,67 @@ from sqlalchemy.exc import DBAPIError
 
 from shutthebox.web.storage.queries import Move, hot_sql_for
 
+log = logging.getLogger(__name__)
+
 CONNECTIONS = 8
 """Connections of a process's asyncio writer: moves in flight at once beyond this wait
 for one."""
+NOTIFY_CHANNEL = "shutthebox_events"
+"""The PostgreSQL channel on which stored batches of events are announced (payload: the
+process that stored them, then the game id and new event count of each, ``process
+id:count id:count``; see :func:`announcements` and :func:`heard`)."""
+PAYLOAD_BYTES = 7_000
+"""The most an announcement holds (PostgreSQL takes up to 8,000 bytes)."""
+PROCESS = ""
+"""This process, as its announcements name it (named anew in a forked child)."""
+
+
+def _name_process() -> None:
+    global PROCESS
+    PROCESS = uuid.uuid4().hex[:12]
+
+
+_name_process()
+os.register_at_fork(after_in_child=_name_process)
+
+
+def announcements(counts: dict[str, int | None]) -> list[str]:
+    """The payloads announcing that this process stored the games' events up to their
+    counts (None: a count not at hand), as few as fit.
+
+    >>> [p.split(" ", 1)[1] for p in announcements({"0f3a": 12, "77b1": None})]
+    ['0f3a:12 77b1:']
+    """
+    payloads, parts, size = [], [PROCESS], len(PROCESS)
+    for game_id, count in counts.items():
+        part = f"{game_id}:{'' if count is None else count}"
+        if size + len(part) + 1 > PAYLOAD_BYTES and len(parts) > 1:
+            payloads.append(" ".join(parts))
+            parts, size = [PROCESS], len(PROCESS)
+        parts.append(part)
+        size += len(part) + 1
+    if len(parts) > 1:
+        payloads.append(" ".join(parts))
+    return payloads
+
+
+def heard(payload: str) -> list[tuple[str, int | None]]:
+    """The games and event counts (None: not said) an announcement tells of; none if this
+    process made it (it has told its own watchers already).
+
+    >>> heard("another 0f3a:12 77b1:")
+    [('0f3a', 12), ('77b1', None)]
+    >>> heard(announcements({"0f3a": 12})[0])
+    []
+    """
+    process, *parts = payload.split(" ")
+    if process == PROCESS:
+        return []
+    found: list[tuple[str, int | None]] = []
+    for part in parts:
+        game_id, _, count = part.partition(":")
+        found.append((game_id, int(count) if count.isdigit() else None))
+    return found
 
 
 class AsyncWriter:
@@ -100,3 +171,51 @@ async def _discard(connection: Any) -> None:
     with contextlib.suppress(Exception):
         await connection.close()
 
+
+
+class Announcer:
+    """Tells the other server processes on the database of the batches this one stored
+    (:data:`NOTIFY_CHANNEL`), after their commits: what is told while a statement is on
+    its way goes in the next, one statement for all. An announcement that fails is let
+    go (the watchers elsewhere catch up at the game's next)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.url = engine.url.set(drivername="postgresql").render_as_string(
+            hide_password=False)
+        self._counts: dict[str, int | None] = {}
+        self._connection: Any = None
+        self._sending: asyncio.Task[None] | None = None
+
+    def tell(self, game_id: str, count: int | None) -> None:
+        """Announce the game's events up to ``count`` (from the event loop)."""
+        known = self._counts.get(game_id)
+        self._counts[game_id] = count if known is None or count is None else max(known, count)
+        if self._sending is None or self._sending.done():
+            self._sending = asyncio.get_running_loop().create_task(self._send())
+
+    async def _send(self) -> None:
+        import psycopg
+
+        while self._counts:
+            counts, self._counts = self._counts, {}
+            try:
+                if self._connection is None:
+                    self._connection = await psycopg.AsyncConnection.connect(
+                        self.url, autocommit=True)
+                await self._connection.execute(
+                    "SELECT pg_notify(%s, payload) FROM unnest(CAST(%s AS text[])) AS payload",
+                    (NOTIFY_CHANNEL, announcements(counts)))
+            except Exception:
+                log.debug("announcement failed", exc_info=True)
+                connection, self._connection = self._connection, None
+                if connection is not None:
+                    await _discard(connection)
+
+    async def close(self) -> None:
+        """Send what is still to tell, and close the connection."""
+        if self._sending is not None:
+            with contextlib.suppress(Exception):
+                await self._sending
+        if self._connection is not None:
+            await _discard(self._connection)
+            self._connection = None

@@ -18,10 +18,6 @@ from shutthebox.web.codec import dumps, loads
 from shutthebox.web.storage.engine import driver_error
 from shutthebox.web.storage.schema import EVENTS, GAMES
 
-NOTIFY_CHANNEL = "shutthebox_events"
-"""The PostgreSQL channel on which a stored batch of events is announced (payload: the game
-id and its new event count, ``id:count``)."""
-
 
 def now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
@@ -59,7 +55,7 @@ class Move:
 def _moving_statement(fields: bool, answer: bool, results: bool) -> str:
     """PostgreSQL's one statement of a move (see :meth:`HotSql.moving`): the game's row
     moved on if it still has ``start`` events, the events appended after it, the answer and
-    the results stored, and the batch announced, each only if the row moved."""
+    the results stored, each only if the row moved."""
     status = ", status = %(status)s, waiting_for = %(waiting)s" if fields else ""
     parts = [
         f"moved AS (UPDATE games SET event_count = %(count)s, updated = %(updated)s{status} "
@@ -81,8 +77,8 @@ def _moving_statement(fields: bool, answer: bool, results: bool) -> str:
                      "FROM moved, json_to_recordset(CAST(%(results)s AS json)) AS r(seat "
                      "integer, player text, rules json, format text, won double precision, "
                      "scores json, shut_boxes integer) RETURNING 1)")
-    return (f"WITH {', '.join(parts)} SELECT (SELECT count(*) FROM added), "
-            f"pg_notify('{NOTIFY_CHANNEL}', %(payload)s) WHERE EXISTS (SELECT 1 FROM moved)")
+    return (f"WITH {', '.join(parts)} SELECT (SELECT count(*) FROM added) "
+            "WHERE EXISTS (SELECT 1 FROM moved)")
 
 
 class HotSql:
@@ -106,7 +102,6 @@ class HotSql:
         moves): their indexes are not touched."""
         self.append = (f"INSERT INTO events (game_id, position, data) "
                        f"VALUES ({p('game')}, {p('position')}, {p('data')})")
-        self.notify = f"SELECT pg_notify('{NOTIFY_CHANNEL}', {p('payload')})"
         self._moving: dict[tuple[bool, bool, bool], str] = {}
         self.result = ("INSERT INTO results (game_id, seat, player, rules, format, won, "
                        f"scores, shut_boxes, finished) VALUES ({p('game_id')}, {p('seat')}, "
@@ -128,7 +123,7 @@ class HotSql:
         elsewhere, or when the move sets fields of the game other than its status and who
         it waits for, or stores no events): one round trip, and on a connection that
         commits each statement, one transaction. The statement answers one row, (the
-        events appended, None), if the game still had ``move.start`` events, else none."""
+        events appended,), if the game still had ``move.start`` events, else none."""
         if not self.postgresql or not move.events or not move.hot:
             return None
         parts = (bool(move.fields), move.answer is not None, bool(move.results))
@@ -138,8 +133,7 @@ class HotSql:
         count = move.start + len(move.events)
         params: dict[str, Any] = {
             "count": count, "updated": self.stamp(), "id": move.game_id, "start": move.start,
-            "events": dumps(move.events),
-            "payload": f"{move.game_id}:{count}"}
+            "events": dumps(move.events)}
         if move.fields:
             params |= {"status": move.fields["status"], "waiting": move.fields["waiting_for"]}
         if move.answer is not None:
@@ -224,7 +218,7 @@ def append_events(connection: Connection, game_id: str, start: int,
                   events: list[dict[str, Any]], **fields: Any) -> bool:
     """Append events after the first ``start`` ones and set ``fields`` of the game; False
     (and nothing written) if the game no longer has ``start`` events, because another
-    request got there first. On PostgreSQL the batch is announced on commit."""
+    request got there first."""
     return store_move(connection, Move(game_id, start, events, fields))
 
 
@@ -258,8 +252,6 @@ def store_move(connection: Connection, move: Move) -> bool:
         sql.run(connection, sql.append, [
             {"game": game_id, "position": start + offset, "data": dumps(item)}
             for offset, item in enumerate(events)])
-        if sql.postgresql:
-            sql.run(connection, sql.notify, {"payload": f"{game_id}:{count}"})
     if move.answer is not None:
         seat, key, body = move.answer
         sql.run(connection, sql.answer, {"game_id": game_id, "seat": seat, "key": key,
