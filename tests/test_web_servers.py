@@ -4,6 +4,7 @@ away and comes back."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import time
@@ -11,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 from websockets.sync.client import connect
@@ -204,3 +206,60 @@ def test_a_database_that_goes_away_answers_503_then_recovers_without_a_restart(
                                  headers={"Authorization": f"Bearer {state['tokens']['0']}"})
             assert rolled.status_code == 200
         proxy.stop()
+
+
+async def flood(server: Server, path: str, body: dict[str, Any], token: str, times: int,
+                key: str | None = None) -> list[httpx.Response]:
+    """``times`` copies of one action sent at once, each on a connection of its own."""
+    headers = {"Authorization": f"Bearer {token}"}
+    if key is not None:
+        headers["Idempotency-Key"] = key
+    limits = httpx.Limits(max_connections=times)
+    async with httpx.AsyncClient(base_url=server.url, timeout=30, limits=limits) as client:
+        return list(await asyncio.gather(*[client.post(path, json=body, headers=headers)
+                                           for _ in range(times)]))
+
+
+def test_a_flood_of_one_move_stores_it_once_and_refuses_the_rest(
+        tmp_path: Path, database_url: str) -> None:
+    """Forty copies of a move sent at once (the move path on the event loop, and the thread
+    pool's for those that find the game busy): one is stored, the others are refused with a
+    409, none with a 5xx; the game goes on from the one stored."""
+    server = Server(tmp_path, database_url=database_url).start()
+    try:
+        state = server.post("/api/games", {"players": [{"name": "Ann"}]}).json()
+        token = state["tokens"]["0"]
+        path, body = first_legal(state)
+        answers = asyncio.run(flood(server, path, body, token, 40))
+        statuses = sorted(a.status_code for a in answers)
+        assert statuses == [200] + [409] * 39, statuses
+        stored = next(a.json() for a in answers if a.status_code == 200)
+        now = server.get(f"/api/games/{state['id']}").json()
+        assert now["event_count"] == stored["event_count"]
+        assert now["events"] == state["events"] + stored["events"]
+        assert play(server, now, {"0": token})["status"] == "over"
+        assert "Traceback" not in server.log.read_text()
+    finally:
+        server.kill()
+
+
+def test_a_repeated_request_answers_the_first_answer_and_changes_nothing(
+        tmp_path: Path, database_url: str) -> None:
+    """A move sent again and again with its Idempotency-Key, twenty at once and then once
+    more: every answer is the first answer, and the game has moved by one move."""
+    server = Server(tmp_path, database_url=database_url).start()
+    try:
+        state = server.post("/api/games", {"players": [{"name": "Ann"}]}).json()
+        token = state["tokens"]["0"]
+        path, body = first_legal(state)
+        answers = asyncio.run(flood(server, path, body, token, 20, key="k-1"))
+        assert {a.status_code for a in answers} == {200}
+        first = answers[0].json()
+        assert all(a.json() == first for a in answers)
+        again = server.post(path, body, token=token, key="k-1")
+        assert again.status_code == 200 and again.json() == first
+        now = server.get(f"/api/games/{state['id']}").json()
+        assert now["event_count"] == first["event_count"]
+        assert now["events"] == state["events"] + first["events"]
+    finally:
+        server.kill()
