@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from shutthebox.cli import main
+from shutthebox.coach import analyse
 from shutthebox.match import GameFormat, Match, MatchConfig, load_log, replay
 from shutthebox.rules import Rules
 from shutthebox.tiles import format_tiles
@@ -64,6 +65,16 @@ def test_a_whole_human_game_through_standard_input(tmp_path: Path) -> None:
     log = load_log(Path(saved[0].removeprefix("game saved to ")))
     assert replay(log).round_scores == {0: score}
     assert Path(saved[0].removeprefix("game saved to ")).parent == tmp_path / "games"
+    lessons = analyse(log).summary(["Ann"])
+    assert lessons and lessons[0].startswith("Ann: accuracy ")
+    for line in lessons:   # the coach's own sentences, as the console wrapped them
+        assert line in " ".join(out.split())
+
+
+def test_a_game_of_computers_ends_without_lessons(tmp_path: Path) -> None:
+    result = run(["--players", "cpu:random,cpu", "--seed", "3", "--fast"], tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "wins!" in result.stdout and "accuracy" not in result.stdout
 
 
 def test_quitting_asks_first_and_saves_the_game_unfinished(tmp_path: Path) -> None:

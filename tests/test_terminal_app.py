@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from textual.widgets import RichLog
 
 from shutthebox.match import GameFormat, MatchConfig, load_log, replay
 from shutthebox.rules import OneDie, Rules
@@ -68,6 +69,12 @@ def flat(app: ShutTheBoxApp, selector: str) -> str:
     return " ".join(screen_text(app, selector).split())
 
 
+def logged(app: ShutTheBoxApp) -> str:
+    """Every line written to the game's log, however it wraps."""
+    return " ".join(" ".join(strip.text for strip in app.query_one("#log", RichLog).lines)
+                    .split())
+
+
 def test_a_whole_solo_game_typed_on_the_keys(data_folder: Path) -> None:
     async def play() -> None:
         session = session_of(("Ann",), {}, game_format="solo", seed=5)
@@ -89,6 +96,13 @@ def test_a_whole_solo_game_typed_on_the_keys(data_folder: Path) -> None:
             assert moves >= 1
             assert "Game over" in screen_text(app, "#selection")
             assert "first score for these rules: " in flat(app, "#players")
+            lessons = session.lessons()
+            assert lessons[0].startswith("Ann: accuracy ")
+            deadline = time.monotonic() + 20
+            while lessons[-1] not in logged(app):   # the coach's sentences reach the log
+                assert time.monotonic() < deadline, logged(app)
+                await pilot.pause(0.05)
+            assert all(line in logged(app) for line in lessons)
             shoot(app, "game-over")
             await pilot.press("q")
         assert app.return_value is Outcome.FINISHED

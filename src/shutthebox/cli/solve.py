@@ -443,13 +443,7 @@ def review_command(
     for index, why in analysis.reasons.items():
         console.print(f"#{index}: {why}", markup=False)
     for player in analysis.players:
-        sizes = ", ".join(f"{n} {size}{'s' if n != 1 else ''}"
-                          for size, n in player.sizes().items() if n) or "no inaccuracies"
-        total = player.cost * (100.0 if player.unit == "chance" else 1.0)
-        unit = "percentage points" if player.unit == "chance" else "points"
-        console.print(f"{player.player}: accuracy {player.accuracy:.1f} over "
-                      f"{len(player.decisions)} choices ({sizes}); total cost {total:.2f} "
-                      f"{unit}.", markup=False)
+        console.print(player.accuracy_sentence(), markup=False)
         console.print(player.sentence(), markup=False)
     if plot is not None:
         console.print(f"plot written to {plot}")

@@ -32,7 +32,7 @@ thresholds it makes, and the threshold says how much of each unit is worth a mis
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -170,6 +170,19 @@ class PlayerAnalysis:
                 counts[size] += 1
         return counts
 
+    def accuracy_sentence(self) -> str:
+        """The accuracy, the decisions by size and their total cost in words.
+
+        >>> print(PlayerAnalysis(0, "Bo", "expected score", -1).accuracy_sentence())
+        Bo: accuracy 100.0 over 0 choices (no inaccuracies); total cost 0.00 points.
+        """
+        sizes = ", ".join(f"{n} {size}{'s' if n != 1 else ''}"
+                          for size, n in self.sizes().items() if n) or "no inaccuracies"
+        total = self.cost * (100.0 if self.unit == "chance" else 1.0)
+        unit = "percentage points" if self.unit == "chance" else "points"
+        return (f"{self.player}: accuracy {self.accuracy:.1f} over {len(self.decisions)} "
+                f"choices ({sizes}); total cost {total:.2f} {unit}.")
+
     def sentence(self) -> str:
         """Luck against skill in words.
 
@@ -207,7 +220,8 @@ class PlayerAnalysis:
                 "start": self.start, "luck": self.luck, "luck_own_rolls": self.dice,
                 "luck_others": self.others, "cost": self.cost, "result": self.result,
                 "accuracy": self.accuracy, "decisions": len(self.decisions),
-                "sizes": self.sizes(), "sentence": self.sentence()}
+                "sizes": self.sizes(), "sentence": self.sentence(),
+                "accuracy_sentence": self.accuracy_sentence()}
 
 
 @dataclass(frozen=True)
@@ -222,6 +236,21 @@ class Analysis:
     """For each costly decision (by its log index): why the best was better, in a
     sentence (:func:`~shutthebox.coach.explain.explain`)."""
     names: tuple[str, ...]
+
+    def summary(self, players: Collection[str] | None = None) -> list[str]:
+        """What a player reads at the end of a game: for each player (of ``players``, by
+        name, if given) the accuracy, luck against skill and, for the costliest mistake, why
+        the best move was better."""
+        lines: list[str] = []
+        for player in self.players:
+            if players is not None and player.player not in players:
+                continue
+            lines += [player.accuracy_sentence(), player.sentence()]
+            costly = [d for d in player.decisions if d.index in self.reasons]
+            if costly:
+                worst = max(costly, key=lambda d: d.cost)
+                lines.append(f"{player.player}'s costliest mistake: {self.reasons[worst.index]}")
+        return lines
 
     def to_dict(self) -> dict[str, Any]:
         """Everything as JSON-ready data (the command line's ``review --json``, the page):

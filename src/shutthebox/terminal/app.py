@@ -122,6 +122,8 @@ class ShutTheBoxApp(App[Outcome]):
         self._skipping = False
         self._thinking = False
         self._keys: tuple[bool, bool] | None = None
+        self._lessons_told = 0
+        """The number of the session's game whose lessons are in the log."""
         self.save_problem = ""
         """Why the last save failed ("" once a save succeeds): shown until then, and said
         by the command line when the game is left unsaved."""
@@ -320,6 +322,15 @@ class ShutTheBoxApp(App[Outcome]):
             table.add_row(*row)
         panel.update(Group(Text(f"{hint.unit}, best first", style="bold"), table))
 
+    async def _show_lessons(self) -> None:
+        """At a game's end: what the coach says of each person's play, in the log."""
+        match = self.session.match
+        lines = await asyncio.to_thread(self.session.lessons)
+        if self.session.match is match:   # not if the next game has begun meanwhile
+            log = self.query_one("#log", RichLog)
+            for line in lines:
+                log.write(Text(line))
+
     # --- the flow of the game ----------------------------------------------------------
 
     def _advance(self) -> None:
@@ -331,6 +342,9 @@ class ShutTheBoxApp(App[Outcome]):
             self._skipping = False
             self._save()
             self._show()
+            if self._lessons_told != session.number:
+                self._lessons_told = session.number
+                self.run_worker(self._show_lessons(), group="lessons")
             if not session.humans:   # a demo of computers ends by itself
                 self._timer = self.set_timer(
                     END_PAUSE * self.pace / PACE, self._next_or_end)

@@ -98,6 +98,8 @@ class TerminalGame:
         note = self.session.best_note()
         if note:
             self.console.print(note)
+        for line in self.session.lessons():
+            self.console.print(line, markup=False, highlight=False)
         return Outcome.FINISHED
 
     def _leave(self) -> None:

@@ -11,6 +11,7 @@ import random
 from dataclasses import InitVar, dataclass, field
 from pathlib import Path
 
+from shutthebox.errors import ShutTheBoxError
 from shutthebox.match import FormatKind, Ledger, Match, MatchConfig
 from shutthebox.players.base import Strategy
 from shutthebox.strategies import describe_move, make_strategy
@@ -85,6 +86,21 @@ class GameSession:
         if self.is_solo:
             self.best_before = personal_best(self.config.rules, self.config.players[0],
                                              excluding=self.path)
+
+    def lessons(self) -> list[str]:
+        """At a game's end, what the coach says of the people's play: each one's accuracy,
+        luck against skill and why their costliest mistake was worse (none with computers
+        alone, or when the game cannot be judged)."""
+        from shutthebox.coach import analyse
+
+        people = [name for seat, name in enumerate(self.config.players)
+                  if seat not in self.computers]
+        if not people or not self.match.is_over:
+            return []
+        try:
+            return analyse(self.match.to_log()).summary(people)
+        except ShutTheBoxError:   # a match table too large to build here
+            return []
 
     def close(self) -> None:
         """Let go of the game: another window may resume it now."""
