@@ -15,13 +15,14 @@ from rich.console import Console
 from shutthebox.cli import main
 from shutthebox.cli.play import _wizard
 from shutthebox.match import GameFormat, Match, MatchConfig, load_log, replay
+from shutthebox.narration import winners_line
 from shutthebox.players.simple import HighestFirstStrategy
 from shutthebox.rules import Rules, preset
 from shutthebox.terminal.board import turn_line
 from shutthebox.terminal.game import Outcome, TerminalGame
 from shutthebox.terminal.saved import find_game, personal_best, saved_games
 from shutthebox.terminal.session import GameSession
-from shutthebox.terminal.words import narrate, one_die_note, winners_line
+from shutthebox.terminal.words import narrate, one_die_note
 from tests.test_play_cli import answers_shutting_first_moves
 
 

@@ -602,3 +602,52 @@ def test_solver_workers_run_below_the_server_priority(pool: SolverPool) -> None:
             assert asyncio.run(pool.run(os.sched_getscheduler, 0)) == os.SCHED_OTHER
     finally:
         background.close()
+
+
+# --- the game in words ----------------------------------------------------------------
+
+
+def test_the_state_tells_the_game_in_the_narrations_words(client: TestClient) -> None:
+    """The title, the rules and every event's sentence are made by shutthebox.narration (as
+    the terminal's are) and sent with the state; the page shows them as sent."""
+    from shutthebox.narration import format_text, rules_text, tell
+    from shutthebox.rules import preset
+
+    state = new_game(client, players=[{"name": "Ann"}, {"name": "Bo"}], preset="family-12",
+                     format="rounds:2", stake="0.50")
+    assert state["rules_text"] == rules_text(Rules.from_dict(state["rules"]))
+    assert Rules.from_dict(state["rules"]).tiles == preset("family-12").tiles == 12
+    assert "6 or less" in state["rules_text"]            # Rules.describe(), not the page's
+    play_out(client, state, state["tokens"])
+    final = client.get(f"/api/games/{state['id']}").json()
+    match = stored_match(client, state["id"])
+    seat_events = len(final["events"]) - len(match.events)
+    said = [tell(event, match) for event in match.events]
+    expected = [None] * seat_events + [t.text if t is not None else None for t in said]
+    assert final["events_text"] == expected
+    assert "Ann rolls" in " ".join(filter(None, expected)) and "Bo rolls" in " ".join(
+        filter(None, expected))
+    assert final["title"] == f"{format_text(match.config.format, match.round)} · pot 1.00"
+    assert final["pot_text"] == "1.00"
+    later = client.get(f"/api/games/{state['id']}", params={"since": seat_events + 3}).json()
+    assert later["events_text"] == expected[seat_events + 3:]
+
+
+def test_the_page_keeps_no_words_of_the_game_of_its_own() -> None:
+    """No script of the page holds the rules, formats or events in words: the server sends
+    them (the page keeps only the words of the page itself: buttons, keys, forms)."""
+    from shutthebox.narration import format_text
+    from shutthebox.rules import PRESETS
+
+    scripts = Path(__file__).resolve().parent.parent / "src/shutthebox/web/static/js"
+    assert not (scripts / "words.js").exists()
+    text = "\n".join(p.read_text() for p in scripts.glob("*.js"))
+    meanings = {meaning for p in PRESETS.values() for name, meaning in p.rules.describe()
+                if name not in ("tiles", "max tiles per roll")}  # numbers the form checks
+    formats = {format_text(GameFormat.parse(f), r) for f in
+               ("solo", "single", "rounds:3", "elimination", "loser-at", "race", "battle")
+               for r in (None, 2)}
+    fragments = {"or less", "two dice always", "lowest wins", "Race to", "Loser at",
+                 "share the win", "has no move", "plays first", "puts in", "takes seat"}
+    for words in sorted(meanings | formats | fragments):
+        assert words not in text, words

@@ -406,3 +406,34 @@ def test_how_to_play_is_offered_once_and_tells_the_rules_of_this_game(
     page.click("text=Back to the game")
     page.wait_for_selector("#tiles .tile")
     assert not page.is_visible("#first-visit")         # offered once
+
+
+def test_the_board_shows_the_rules_title_and_log_in_the_servers_words(
+        browser: Browser, server: Server) -> None:
+    """The rules line is Rules.describe()'s, the title the format's words, and each line of
+    the log the narration's sentence of its event (shutthebox.narration, as the terminal's):
+    the page makes none of them."""
+    from shutthebox.match import LOG_VERSION, replay
+    from shutthebox.narration import format_text, rules_text, tell
+    from shutthebox.rules import Rules
+
+    page, errors = open_page(browser, reduced_motion="reduce")
+    game = new_game(page, server, [("Ann", "here"), ("Bot", "computer:hard")],
+                    preset="family-12")
+    state = server.get(f"/api/games/{game}").json()
+    rules = Rules.from_dict(state["rules"])
+    assert rules.tiles == 12 and "6 or less" in rules_text(rules)
+    assert page.text_content("#game-rules") == rules_text(rules)
+    play_by_mouse(page, server, game)
+    state = server.get(f"/api/games/{game}").json()
+    events = [e for e in state["events"] if e["type"] not in ("seats", "join")]
+    match = replay({"version": LOG_VERSION, "rules": state["rules"], "format": state["format"],
+                    "players": [p["name"] for p in state["players"]],
+                    "stake": state["stake"], "events": events})
+    told = [tell(event, match) for event in match.events]
+    lines = [t.text for t in told if t is not None]
+    assert page.locator("#log li").all_text_contents() == lines
+    assert any(line.startswith("Ann rolls") for line in lines)
+    assert page.text_content("#game-title") == format_text(match.config.format, match.round)
+    page.context.close()
+    assert errors == []

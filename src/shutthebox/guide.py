@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shutthebox.match import FormatKind, GameFormat
+from shutthebox.phrases import join_words
 from shutthebox.rules import (
     HIGH_TILE,
     LOW_SUM_LIMIT,
@@ -47,10 +48,6 @@ def _written(tiles: tuple[int, ...]) -> str:
     return "+".join(str(t) for t in reversed(tiles))
 
 
-def _either(options: list[str]) -> str:
-    return options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
-
-
 def how_to_play(rules: Rules, game_format: str | GameFormat) -> list[Section]:
     """The game's rules, section by section, in the words the page and the manual show.
 
@@ -65,7 +62,7 @@ def _turn(rules: Rules, fmt: GameFormat) -> Section:
     total = sum(example)
     moves = sorted(legal_moves(rules, rules.full, example),
                    key=lambda m: tuple(reversed(tiles_of(m))), reverse=True)
-    which = _either([_written(tiles_of(m)) for m in moves])
+    which = join_words([_written(tiles_of(m)) for m in moves], "or")
     how = ("Shut open tiles that add up to the roll" if rules.moves is MoveRule.ANY else
            "Shut the tile of the roll's total, or of either die, or of both dice")
     limit = (f" (at most {rules.max_tiles} tiles a roll)" if rules.max_tiles is not None

@@ -26,6 +26,7 @@ from functools import cache
 
 from shutthebox.dice import Roll, format_roll, roll_dice, roll_outcomes
 from shutthebox.errors import IllegalMoveError
+from shutthebox.phrases import join_words
 from shutthebox.rules import MoveRule, Rules
 from shutthebox.tiles import MAX_TILES, Tiles, format_tiles, mask_of, tile_bit, tiles_of
 
@@ -66,12 +67,6 @@ def legal_moves(rules: Rules, open_tiles: Tiles, roll: Roll) -> tuple[Tiles, ...
     return tuple(sorted(moves, key=move_order_key))
 
 
-def _in_words(tiles: tuple[int, ...]) -> str:
-    """Tiles highest first, as a person says them: ``'7, 3 and 1'``."""
-    named = [str(t) for t in reversed(tiles)]
-    return " and ".join(named) if len(named) < 3 else ", ".join(named[:-1]) + " and " + named[-1]
-
-
 def explain_illegal(rules: Rules, open_tiles: Tiles, roll: Roll, move: Tiles) -> str:
     """Why a move is not legal, in words that quote the move (highest tile first, as moves
     are written), the roll and the open tiles.
@@ -79,7 +74,7 @@ def explain_illegal(rules: Rules, open_tiles: Tiles, roll: Roll, move: Tiles) ->
     >>> explain_illegal(Rules(), 0b111111111, (3, 5), 0b11000)
     'cannot shut 5 and 4: the tiles add up to 9, not 8 (roll 3+5=8, open: 1 2 3 4 5 6 7 8 9)'
     """
-    shown = _in_words(tiles_of(move))
+    shown = join_words([str(t) for t in reversed(tiles_of(move))])
     where = f"(roll {format_roll(roll)}, open: {format_tiles(open_tiles)})"
     if move == 0:
         return f"cannot shut nothing: choose at least one tile {where}"

@@ -28,13 +28,14 @@ from textual.widgets import Button, Footer, RichLog, Static
 from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.match import FormatKind, PendingKind, format_money
+from shutthebox.narration import subject, winners_line
 from shutthebox.players.base import Role
 from shutthebox.strategies import format_move
 from shutthebox.terminal.board import DIE_FACES, last_roll, scores_table, turn_line
 from shutthebox.terminal.game import Outcome
 from shutthebox.terminal.saved import SaveError
 from shutthebox.terminal.session import GameSession
-from shutthebox.terminal.words import narrate, subject, winners_line
+from shutthebox.terminal.words import narrate
 from shutthebox.tiles import Tiles, tile_bit, tile_sum
 from shutthebox.turn import explain_illegal
 

@@ -9,8 +9,9 @@ from rich.text import Text
 
 from shutthebox.dice import Roll
 from shutthebox.match import FormatKind, Match, PendingKind, format_money
+from shutthebox.narration import YOU
 from shutthebox.players.base import Role
-from shutthebox.terminal.words import YOU, one_die_note
+from shutthebox.terminal.words import one_die_note
 from shutthebox.tiles import Tiles, tile_bit
 
 STYLES = {

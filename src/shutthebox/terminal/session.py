@@ -13,6 +13,7 @@ from pathlib import Path
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.match import FormatKind, Ledger, Match, MatchConfig
+from shutthebox.narration import subject
 from shutthebox.players.base import Strategy
 from shutthebox.strategies import describe_move, make_strategy
 from shutthebox.terminal.saved import (
@@ -24,7 +25,6 @@ from shutthebox.terminal.saved import (
     personal_best,
     save_game,
 )
-from shutthebox.terminal.words import subject
 
 
 @dataclass

@@ -110,6 +110,7 @@ def hint(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
     :raises LogError: the log does not replay.
     """
     from shutthebox.coach import hint as ranked_hint
+    from shutthebox.coach.hints import describe_action
 
     match = _match(game_id, log)
     pending = match.pending
@@ -122,7 +123,8 @@ def hint(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
     ranked = ranked_hint(match, match_tables=missing is None)
     by_dice = ranked.phase is Phase.CHOOSE_DICE
     options = [{**({"dice": c.action} if by_dice else {"tiles": list(tiles_of(c.action))}),
-                "value": c.value, "loss": c.loss, "p_shut": c.p_shut} for c in ranked.choices]
+                "text": describe_action(ranked.phase, c.action), "value": c.value,
+                "loss": c.loss, "p_shut": c.p_shut} for c in ranked.choices]
     return {"kind": pending.kind, "measure": ranked.measure, "options": options,
             "message": approximate_note(missing) if missing is not None else None}
 

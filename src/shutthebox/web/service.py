@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.match import GameFormat, Match, MatchConfig, PendingKind
+from shutthebox.narration import format_text, rules_text
 from shutthebox.rules import Rules
 from shutthebox.strategies import check_strategy
 from shutthebox.tiles import mask_of
@@ -56,7 +57,6 @@ from shutthebox.web.storage import (
 )
 from shutthebox.web.storage.postgresql import AsyncWriter
 from shutthebox.web.view import Batch, game_view, state_members
-from shutthebox.web.words import format_text, rules_text
 
 
 class NotYourTurnError(ShutTheBoxError):

@@ -1,19 +1,21 @@
 """The view of a game the page is sent: its seats, the match's position, what the game waits
-for and the legal choices, and the events since a number; and a batch of stored events as
-the live feed sends it to watchers."""
+for and the legal choices, and the events since a number; its title, rules and events in
+words (:mod:`shutthebox.narration`'s sentences, which the page shows as sent); and a batch of
+stored events as the live feed sends it to watchers."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from shutthebox.match import GameFormat, PendingKind
+from shutthebox.dice import format_roll
+from shutthebox.match import GameFormat, Match, PendingKind, format_money
+from shutthebox.narration import format_text, rules_text, tell, title_text
 from shutthebox.rules import Rules
 from shutthebox.tiles import tiles_of
 from shutthebox.web.cache import LoadedGame
 from shutthebox.web.codec import dumps
-from shutthebox.web.seats import SeatKind
-from shutthebox.web.words import format_text
+from shutthebox.web.seats import Seat, SeatKind
 
 
 @dataclass(frozen=True)
@@ -50,44 +52,66 @@ def game_view(game_id: str, loaded: LoadedGame, since: int, you: list[int]
     config = loaded.config
     match = loaded.match
     fmt = match.config.format if match is not None else GameFormat.parse(config["format"])
+    rules = match.rules if match is not None else Rules.from_dict(config["rules"])
+    stake = config.get("stake", 0)
+    round_number = match.round or None if match is not None else None
     common = {
         "id": game_id, "rules": config["rules"], "format": str(fmt),
         "seats": [s.to_dict() for s in seats], "you": you,
         "players": [{"name": s.name, "computer": s.computer} for s in seats],
-        "stake": config.get("stake", 0), "event_count": loaded.count, "since": since,
-        "events": loaded.log(since)}
+        "stake": stake, "event_count": loaded.count, "since": since,
+        "events": loaded.log(since), "events_text": events_text(loaded, since),
+        "rules_text": rules_text(rules),
+        "title": title_text(fmt, round_number, stake, match.pot if match is not None else 0),
+        "format_text": format_text(fmt, round_number)}
     if match is None:
-        return {**common, "status": "waiting", "format_text": format_text(fmt, None),
-                "pot": 0, "pending": {"kind": "join", "seat": None, "role": "join",
-                                      "human": False, "roll": None, "dice": None,
-                                      "legal": [], "dice_choices": []},
-                "board": list(tiles_of(Rules.from_dict(config["rules"]).full)),
+        return {**common, "status": "waiting", "pot": 0, "pot_text": format_money(0),
+                "pending": {"kind": "join", "seat": None, "role": "join", "human": False,
+                            "roll": None, "roll_text": None, "dice": None, "legal": [],
+                            "dice_choices": []},
+                "board": list(tiles_of(rules.full)),
                 "round": 0, "round_scores": {}, "totals": [0] * len(seats),
                 "active": [True] * len(seats), "winners": [], "losers": [],
                 "payouts": {}}
-    pending = match.pending
-    turn = pending.turn
-    legal: list[list[int]] = []
-    dice_choices: list[int] = []
-    if turn is not None and pending.kind is PendingKind.SHUT:
-        legal = [list(tiles_of(m)) for m in turn.legal_actions()]
-    if turn is not None and pending.kind is PendingKind.CHOOSE_DICE:
-        dice_choices = list(turn.legal_actions())
     return {
         **common, "status": "over" if match.is_over else "playing",
-        "format_text": format_text(fmt, match.round or None),
-        "pot": match.pot,
-        "pending": {
-            "kind": pending.kind, "seat": pending.seat, "role": pending.role,
-            "human": pending.seat is not None and pending.kind is not PendingKind.ROLL_OFF
-            and seats[pending.seat].kind is not SeatKind.COMPUTER,
-            "roll": list(turn.roll) if turn is not None and turn.roll and
-            pending.kind is PendingKind.SHUT else None,
-            "dice": turn.dice if turn is not None else None,
-            "legal": legal, "dice_choices": dice_choices},
+        "pot": match.pot, "pot_text": format_money(match.pot),
+        "pending": pending_view(match, seats),
         "board": list(tiles_of(match.board)), "round": match.round,
         "round_scores": {str(s): v for s, v in match.round_scores.items()},
         "totals": list(match.totals), "active": list(match.active),
         "winners": list(match.winners), "losers": list(match.losers),
         "payouts": {str(s): v for s, v in match.payouts.items()},
     }
+
+
+def pending_view(match: Match, seats: list[Seat]) -> dict[str, Any]:
+    """What the match waits for: its kind, the seat and role, whether a person at the table
+    acts, the roll to shut tiles for (also in words), the dice and the legal choices."""
+    pending = match.pending
+    turn = pending.turn
+    shut = turn is not None and pending.kind is PendingKind.SHUT
+    roll = turn.roll if shut and turn is not None and turn.roll else None
+    return {
+        "kind": pending.kind, "seat": pending.seat, "role": pending.role,
+        "human": pending.seat is not None and pending.kind is not PendingKind.ROLL_OFF
+        and seats[pending.seat].kind is not SeatKind.COMPUTER,
+        "roll": list(roll) if roll else None,
+        "roll_text": format_roll(roll) if roll else None,
+        "dice": turn.dice if turn is not None else None,
+        "legal": [list(tiles_of(m)) for m in turn.legal_actions()]
+        if shut and turn is not None else [],
+        "dice_choices": list(turn.legal_actions())
+        if turn is not None and pending.kind is PendingKind.CHOOSE_DICE else []}
+
+
+def events_text(loaded: LoadedGame, since: int) -> list[str | None]:
+    """Each event from number ``since`` on in words, as the terminal says it (None: an
+    event that says nothing the board does not show; the seat events say nothing)."""
+    said: list[str | None] = [None] * max(0, len(loaded.prefix) - since)
+    match = loaded.match
+    if match is not None:
+        for event in match.events[max(0, since - len(loaded.prefix)):]:
+            told = tell(event, match)
+            said.append(told.text if told is not None else None)
+    return said

@@ -1,12 +1,12 @@
 // The board: tiles, dice, whose turn, the controls of the seats this browser holds, and the
 // live feed that shows every other player's steps as they happen. The server decides what is
-// legal and rolls the dice; this module only shows what it answers.
+// legal and rolls the dice; this module only shows what it answers, in the server's words
+// (the game's title, its rules and each event's sentence are sent with the state).
 
 import * as api from "./api.js";
 import { $, el, fill, clear, announce, setUsable, usable, pause, reducedMotion } from "./dom.js";
 import { drawDice } from "./dice.js";
 import { seen } from "./howto.js";
-import { gameTitle, rulesWords, nameOf, narrate, rollWords, money, plural } from "./words.js";
 
 const TILE_KEYS = { "0": 10, "-": 11, "=": 12 };
 const STEP_PAUSE_MS = 260;
@@ -22,6 +22,8 @@ let playing = false;       // new events are being shown step by step
 let board = [];            // open tiles as shown during playback
 let lastEnd = null;        // the turn that just ended, shown until the next player acts
 let lastRoll = null;       // the last dice rolled
+let winnerLine = null;     // the server's sentence of who won
+let payoutLines = [];      // and of who takes what from the pot
 let moveFocus = false;     // the next render puts focus on the next action
 let coachAt = -1;          // event count the coach line was computed for
 
@@ -44,6 +46,8 @@ export async function open(id, created = null) {
   game = null;
   selected.clear();
   lastEnd = null;
+  winnerLine = null;
+  payoutLines = [];
   coachAt = -1;
   clear($("log"));
   for (const id of ["moment", "hint-panel", "share"]) { clear($(id)); $(id).hidden = true; }
@@ -62,10 +66,10 @@ export async function open(id, created = null) {
     }
   }
   if (created) {
-    $("game-title").textContent = gameTitle(state);
-    await applyEvents(state, null, state.events, true);
+    $("game-title").textContent = state.title;
+    await applyEvents(state, null, 0, true);
   } else {
-    quietly(state, state.events);
+    quietly(state);
   }
   game = state;
   board = [...state.board];
@@ -119,29 +123,35 @@ async function apply(state) {
   if (state.since > have) {           // a gap: fetch what was missed
     return apply(await api.gameState(game.id, have));
   }
-  const fresh = state.events.slice(have - state.since);
   const before = game;
   if (feed) feed.seen(state.event_count);
-  await applyEvents(state, before, fresh, true);
+  await applyEvents(state, before, have - state.since, true);
   game = state;
   board = [...state.board];
   render();
 }
 
-function quietly(state, events) {
+function quietly(state) {
   board = fullBoard(state);
-  for (const event of events) step(state, event);
+  state.events.forEach((event, i) => step(state, event, said(state, i)));
 }
 
-async function applyEvents(state, before, events, animate) {
+/** The server's sentence for the state's event number ``i`` (counted from state.since). */
+function said(state, i) {
+  return (state.events_text || [])[i] ?? null;
+}
+
+/** Shows the state's events from its own number ``from`` on. */
+async function applyEvents(state, before, from, animate) {
+  const events = state.events.slice(from);
   playing = true;
   setBusy(busy);
   if (!before) board = fullBoard(state);
   const computers = new Set((state.players || []).map((p, i) => (p.computer ? i : -1)).filter((i) => i >= 0));
   const animated = animate && events.length <= 80;
   const spoken = [];
-  for (const event of events) {
-    const line = step(state, event);
+  for (const [i, event] of events.entries()) {
+    const line = step(state, event, said(state, from + i));
     if (SPOKEN.has(event.type) && line) spoken.push(line);
     if (!animated) continue;
     if (event.type === "roll") {
@@ -153,7 +163,7 @@ async function applyEvents(state, before, events, animate) {
       $("status").textContent = line;
       if (computers.has(event.seat) && !reducedMotion()) await pause(STEP_PAUSE_MS);
     } else if (event.type === "turn-end") {
-      showMoment(state, event);
+      showMoment(event, line);
     } else if (event.type === "round-end") {
       showRoundEnd(state, event);
     }
@@ -163,10 +173,11 @@ async function applyEvents(state, before, events, animate) {
   playing = false;
 }
 
-/** Applies one event to what is shown; logs it; returns its sentence. */
-function step(state, event) {
-  const line = narrate(event, state);
+/** Applies one event to what is shown; logs its sentence ``line``; returns the sentence. */
+function step(state, event, line) {
   if (line) $("log").append(el("li", {}, line));
+  if (event.type === "winner") winnerLine = line;
+  if (event.type === "payout" && line) payoutLines.push(line);
   if (event.type === "turn" && !event.role) board = fullBoard(state);
   if (event.type === "shut") board = board.filter((t) => !event.tiles.includes(t));
   if (event.type === "stand") board = [...board, ...event.tiles].sort((a, b) => a - b);
@@ -175,8 +186,8 @@ function step(state, event) {
     if (event.type === "roll") { if (lastEnd && lastEnd.seat === event.seat) lastEnd = null; lastRoll = event.roll; }
     if (!$("moment").classList.contains("final")) { $("moment").hidden = true; }
   }
-  if (event.type === "turn-end") lastEnd = { ...event, roll: lastRoll };
-  if (event.type === "pass") lastEnd = { seat: event.seat, pass: true, roll: lastRoll };
+  if (event.type === "turn-end") lastEnd = { ...event, roll: lastRoll, text: line };
+  if (event.type === "pass") lastEnd = { seat: event.seat, pass: true, roll: lastRoll, text: line };
   return line;
 }
 function fullBoard(state) {
@@ -184,6 +195,13 @@ function fullBoard(state) {
 }
 
 // --- who holds which seat ------------------------------------------------------------
+
+function nameOf(state, seat) {
+  const seats = state.seats || [];
+  const fromSeats = seats.find((s) => s.seat === seat);
+  if (fromSeats && fromSeats.name) return fromSeats.name;
+  return (state.players && state.players[seat] && state.players[seat].name) || `Seat ${seat + 1}`;
+}
 
 function mySeats(state = game) {
   const held = new Set(Object.keys(api.tokensFor(state.id)).map(Number));
@@ -215,8 +233,8 @@ function render() {
   const p = g.pending;
   const mine = myMove();
   const battle = String(g.format).startsWith("battle");
-  $("game-title").textContent = gameTitle(g) + (g.stake ? ` · pot ${money(g.pot)}` : "");
-  $("game-rules").textContent = rulesWords(g.rules) || g.rules_text || "";
+  $("game-title").textContent = g.title;
+  $("game-rules").textContent = g.rules_text;
   drawPlayers(g);
   drawShare(g);
   drawTiles(g, mine && p.kind === "shut");
@@ -276,8 +294,8 @@ function statusText(g, mine) {
   const p = g.pending;
   const who = p.seat !== null && p.seat !== undefined ? nameOf(g, p.seat) : "";
   if (g.status === "over") {
-    if (!lastEnd || lastEnd.shut_box || lastEnd.pass) return "Game over.";
-    return `${nameOf(g, lastEnd.seat)} rolled ${rollWords(lastEnd.roll)}: no move, score ${lastEnd.score}. Game over.`;
+    if (!lastEnd || lastEnd.shut_box || lastEnd.pass || !lastEnd.text) return "Game over.";
+    return `${lastEnd.text}. Game over.`;
   }
   if (g.status === "waiting") {
     const open = (g.seats || []).filter((s) => s.kind === "open" && !s.joined).map((s) => s.name);
@@ -285,18 +303,13 @@ function statusText(g, mine) {
   }
   const battle = String(g.format).startsWith("battle");
   let head = "";
-  if (lastEnd && !(p.kind === "shut")) {
-    const name = nameOf(g, lastEnd.seat);
-    head = lastEnd.pass ? `${name} rolled ${rollWords(lastEnd.roll)}: no move, so play passes. `
-      : lastEnd.shut_box ? `${name} shut the box! `
-      : `${name} rolled ${rollWords(lastEnd.roll)}: no move, score ${lastEnd.score}. `;
-  }
+  if (lastEnd && lastEnd.text && !(p.kind === "shut")) head = `${lastEnd.text}. `;
   if (!mine) {
     if (seatKind(g, p.seat).kind === "computer") return `${head}${who} (computer) is playing…`;
     if (p.kind === "choose-dice") return `${head}${who} is choosing one die or two…`;
     if (p.kind === "shut" && p.roll) {
       const verb = !battle ? "shut" : p.role === "stand" ? "stand up" : "knock down";
-      return `${who} rolled ${rollWords(p.roll)} and is choosing tiles to ${verb}…`;
+      return `${who} rolled ${p.roll_text} and is choosing tiles to ${verb}…`;
     }
     return `${head}Waiting for ${who} to roll…`;
   }
@@ -305,7 +318,7 @@ function statusText(g, mine) {
   if (p.kind === "choose-dice") return `${head}${who}: roll one die or two?`;
   const target = p.roll.reduce((a, b) => a + b, 0);
   const verb = !battle ? "shut" : p.role === "stand" ? "stand up" : "knock down";
-  let text = `${single ? "You rolled" : `${who} rolled`} ${rollWords(p.roll)}: ${verb} tiles adding up to ${target}.`;
+  let text = `${single ? "You rolled" : `${who} rolled`} ${p.roll_text}: ${verb} tiles adding up to ${target}.`;
   if (selected.size) {
     const picked = [...selected].sort((a, b) => a - b);
     const sum = picked.reduce((a, b) => a + b, 0);
@@ -408,11 +421,11 @@ function drawShare(g) {
 
 // --- moments: a turn's end, a round's end, the match's end ---------------------------
 
-function showMoment(state, event) {
-  if (!event.shut_box) return;
+function showMoment(event, line) {
+  if (!event.shut_box || !line) return;
   const moment = $("moment");
   moment.className = "moment shut-box";
-  fill(moment, el("p", { className: "big" }, `${nameOf(state, event.seat)} shut the box!`));
+  fill(moment, el("p", { className: "big" }, line));
   moment.hidden = false;
 }
 
@@ -436,18 +449,15 @@ function showRoundEnd(state, event) {
 function showOver(g) {
   const moment = $("moment");
   if (moment.classList.contains("final") && moment.dataset.game === g.id) return;
-  const names = (g.winners || []).map((s) => nameOf(g, s));
   const solo = g.players.length === 1;
-  const heading = solo ? `Your score: ${g.round_scores["0"] ?? g.totals[0]}`
-    : names.length > 1 ? `${names.join(" and ")} share the win` : `${names[0]} wins!`;
-  const payouts = Object.entries(g.payouts || {}).filter(([, v]) => v)
-    .map(([s, v]) => `${nameOf(g, Number(s))} takes ${money(v)}`);
+  const payouts = payoutLines;
+  const heading = solo ? `Your score: ${g.round_scores["0"] ?? g.totals[0]}` : winnerLine || "Game over";
   const final = solo ? null : roundTable(g, g.round_scores || {}, g.totals);
   moment.className = "moment final";
   moment.dataset.game = g.id;
   fill(moment, 
     el("h2", {}, heading),
-    g.stake ? el("p", {}, `The pot was ${money(g.pot)}${payouts.length ? `: ${payouts.join(", ")}.` : "."}`) : null,
+    g.stake ? el("p", {}, `The pot was ${g.pot_text}${payouts.length ? `: ${payouts.join(", ")}.` : "."}`) : null,
     final,
     el("p", { className: "actions" },
       el("a", { href: `/review/${g.id}`, "data-link": "", className: "button primary" }, "Review every move"),
@@ -585,7 +595,7 @@ async function showHint() {
     const value = (v) => (score ? v.toFixed(2) : percent(v));
     const verb = game.pending.role === "stand" ? "Stand up" : String(game.format).startsWith("battle") ? "Knock down" : "Shut";
     const rows = hint.options.map((o, i) => el("tr", { className: i === 0 ? "best" : "" },
-      el("th", { scope: "row" }, `${i === 0 ? "★ " : ""}${o.tiles ? o.tiles.join(" ") : plural(o.dice, "die", "dice")}`),
+      el("th", { scope: "row" }, `${i === 0 ? "★ " : ""}${o.text}`),
       el("td", {}, value(o.value)),
       el("td", {}, o.loss > 1e-9 ? (score ? o.loss.toFixed(2) : (o.loss * 100).toFixed(2)) : "best"),
       el("td", {}, percent(o.p_shut))));

@@ -2,7 +2,6 @@
 
 import * as api from "./api.js";
 import { $, el, fill } from "./dom.js";
-import { formatWords } from "./words.js";
 
 export async function show() {
   const box = $("history");
@@ -20,7 +19,7 @@ export async function show() {
     const when = new Date(g.updated);
     return el("li", { className: "card" },
       el("p", { className: "players-line" }, g.players.join(", ")),
-      el("p", { className: "note" }, `${g.format_text || formatWords(g.format)} · ${over ? "finished" : g.status === "waiting" ? "waiting for players" : "not finished"} · `,
+      el("p", { className: "note" }, `${g.format_text} · ${over ? "finished" : g.status === "waiting" ? "waiting for players" : "not finished"} · `,
         el("time", { dateTime: g.updated }, when.toLocaleString())),
       el("p", { className: "actions" },
         el("a", { href: `/games/${g.id}`, "data-link": "", className: `button${over ? "" : " primary"}`, "aria-label": `${over ? "View" : "Resume"} the game of ${g.players.join(", ")}` }, over ? "View" : "Resume"),

@@ -2,7 +2,6 @@
 
 import * as api from "./api.js";
 import { $, el, fill } from "./dom.js";
-import { formatWords, rulesWords } from "./words.js";
 
 let navigate = () => {};
 let current = null;
@@ -34,8 +33,8 @@ export async function show(code) {
   fill(summary, 
     el("p", { className: "lead" }, `${others.join(", ") || "A friend"} invite${others.length === 1 ? "s" : ""} you to a game of Shut the Box.`),
     el("dl", { className: "facts" },
-      el("dt", {}, "Game"), el("dd", {}, invite.format_text || formatWords(invite.format)),
-      el("dt", {}, "Rules"), el("dd", {}, rulesWords(invite.rules) || invite.rules_text),
+      el("dt", {}, "Game"), el("dd", {}, invite.format_text),
+      el("dt", {}, "Rules"), el("dd", {}, invite.rules_text),
       el("dt", {}, "Players"), el("dd", {}, invite.players.map((name, i) => (i === invite.seat ? "you" : name)).join(", ")),
       el("dt", {}, "Code"), el("dd", {}, invite.code)));
   if (invite.taken) {

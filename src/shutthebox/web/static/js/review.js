@@ -4,7 +4,6 @@
 
 import * as api from "./api.js";
 import { $, el, fill } from "./dom.js";
-import { gameTitle } from "./words.js";
 
 export async function show(id) {
   const box = $("review");
@@ -17,7 +16,7 @@ export async function show(id) {
       el("p", {}, el("a", { href: "/history", "data-link": "" }, "Back to my games")));
     return;
   }
-  $("review-title").textContent = `Review: ${gameTitle(state)}`;
+  $("review-title").textContent = `Review: ${state.title}`;
   const unit = review.unit || "points";
   const rows = review.decisions.map((d, i) =>
     el("tr", { className: d.costly ? "costly" : "" },

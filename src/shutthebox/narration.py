@@ -1,0 +1,198 @@
+"""The game in words, for every interface: its format, its rules, and each event of its log.
+
+The terminal and the web page say the same sentences: they are made here and nowhere else
+(the terminal adds its colours and indents, the page shows what the server sends it).
+
+A player named "You" is spoken to: "Your turn", "You play first", "You shut the box!".
+
+>>> from shutthebox.formats import GameFormat
+>>> from shutthebox.match import Match, MatchConfig
+>>> from shutthebox.rules import Rules
+>>> match = Match(MatchConfig(Rules(), GameFormat.parse("single"), ("Ann", "Bo")))
+>>> tell({"type": "roll", "seat": 1, "roll": [3, 5]}, match).text
+'Bo rolls 3+5=8'
+>>> format_text(GameFormat.parse("rounds:3"), 2)
+'Round 2 of 3'
+>>> format_text(GameFormat.parse("elimination:45"), None)
+'Elimination: out at 45 points'
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from enum import Enum
+
+from shutthebox.dice import format_roll
+from shutthebox.formats import FormatKind, GameFormat
+from shutthebox.match import Event, Match, format_money
+from shutthebox.phrases import join_words
+from shutthebox.rules import Rules
+from shutthebox.strategies import format_move
+from shutthebox.tiles import mask_of
+
+YOU = "You"
+"""The name that makes the game speak to the player."""
+
+
+def subject(name: str, verb: str, verb_for_you: str) -> str:
+    """``name`` with the verb agreeing: ``'Ann shuts'``, ``'You shut'``.
+
+    >>> subject("You", "shuts", "shut"), subject("Ann", "shuts", "shut")
+    ('You shut', 'Ann shuts')
+    """
+    return f"{name} {verb_for_you if name == YOU else verb}"
+
+
+def possessive(name: str) -> str:
+    """``"Ann's"``, or ``'Your'``."""
+    return "Your" if name == YOU else f"{name}'s"
+
+
+@functools.lru_cache(maxsize=1024)
+def format_text(fmt: GameFormat, round_number: int | None) -> str:
+    """The format, and the round being played if there is one, in plain words."""
+    kind = fmt.kind
+    limit = fmt.limit
+    at = f", round {round_number}" if round_number else ""
+    if kind is FormatKind.SOLO:
+        return "Solo game"
+    if kind is FormatKind.SINGLE:
+        return "One round: the best score wins"
+    if kind is FormatKind.ROUNDS:
+        return (f"Round {round_number} of {limit}" if round_number
+                else f"{limit} rounds: the best total wins")
+    if kind is FormatKind.ELIMINATION:
+        return f"Elimination: out at {limit} points{at}"
+    if kind is FormatKind.LOSER_AT:
+        return f"Game to {limit} points: the highest total loses{at}"
+    if kind is FormatKind.RACE:
+        return f"Race to {limit} points{at}"
+    reading = str(fmt).partition(":")[2]
+    return "Battle: " + ("one roll at a time" if reading == "rolls"
+                         else "a whole turn at a time")
+
+
+@functools.lru_cache(maxsize=256)
+def rules_text(rules: Rules) -> str:
+    """The rules in one line of words (:meth:`Rules.describe`'s rows)."""
+    return "; ".join(f"{name}: {meaning}" for name, meaning in rules.describe())
+
+
+def title_text(fmt: GameFormat, round_number: int | None, stake: int, pot: int) -> str:
+    """A game's title: its format and round, and its pot when it is played for money.
+
+    >>> title_text(GameFormat.parse("single"), 1, 50, 100)
+    'One round: the best score wins · pot 1.00'
+    """
+    pot_words = f" · pot {format_money(pot)}" if stake else ""
+    return format_text(fmt, round_number) + pot_words
+
+
+def winners_line(match: Match) -> str:
+    """Who won, a tie read as one."""
+    names = [match.players[s] for s in match.winners]
+    if len(names) > 1:
+        return f"Tie: {join_words(names)} share the win"
+    return f"{subject(names[0], 'wins', 'win')}!"
+
+
+class Tone(Enum):
+    """How a sentence stands out."""
+
+    PLAIN = "plain"
+    HEADING = "heading"
+    """A new part of the game: whose turn, a round, who plays first."""
+    GOOD = "good"
+    """A shut box, a win."""
+    BAD = "bad"
+    """Someone out, someone who lost."""
+
+
+@dataclass(frozen=True)
+class Told:
+    """An event in words: the sentence, how it stands out, and how a turn's steps read."""
+
+    text: str
+    tone: Tone = Tone.PLAIN
+    stressed: int | None = None
+    """How many characters of the start stand out in the tone (None: all of them)."""
+    step: bool = False
+    """A step within a turn (a roll, a choice, a move, its end), read under the turn's
+    heading."""
+    brief: str | None = None
+    """The step without its player, for a list of steps under the turn's heading (None:
+    the whole sentence)."""
+
+
+def tell(event: Event, match: Match) -> Told | None:
+    """One event of ``match`` in words, or None for an event that says nothing a board does
+    not show (the turn of a lone player, the end of a round)."""
+    names = list(match.players)
+    kind = event["type"]
+    name = names[event["seat"]] if isinstance(event.get("seat"), int) else ""
+    several = len(names) > 1
+    battle = match.config.format.kind is FormatKind.BATTLE
+    if kind in _STEPS:
+        return _step(event, name, battle)
+    if kind == "roll-off":
+        return Told(f"{subject(name, 'rolls', 'roll')} {format_roll(tuple(event['roll']))} "
+                    "for first turn")
+    if kind == "first":
+        if battle:
+            head = f"{subject(name, 'knocks', 'knock')} first"
+            return Told(f"{head}: {match.config.format.goal}", Tone.HEADING, len(head))
+        return Told(f"{subject(name, 'plays', 'play')} first", Tone.HEADING) if several \
+            else None
+    if kind == "round":
+        return Told(f"— round {event['round']} —", Tone.HEADING) if several and not battle \
+            else None
+    if kind == "turn":
+        return Told(f"{possessive(name)} {event.get('role') or 'turn'}", Tone.HEADING) \
+            if several else None
+    if kind == "eliminated":
+        return Told(f"{subject(name, 'is', 'are')} out with {event['total']}", Tone.BAD)
+    if kind == "loser":
+        losers = [names[s] for s in event["seats"]]
+        verb = "lose" if len(losers) > 1 or losers[0] == YOU else "loses"
+        return Told(f"{join_words(losers)} {verb} the game", Tone.BAD)
+    if kind == "winner":
+        return Told(winners_line(match), Tone.GOOD) if several else None
+    if kind == "ante":
+        return Told(f"everyone antes {format_money(event['stake'])}: "
+                    f"pot {format_money(event['pot'])}")
+    if kind == "payout":
+        return Told(f"{subject(name, 'takes', 'take')} {format_money(event['amount'])}")
+    return None
+
+
+_STEPS = ("roll", "dice", "shut", "stand", "pass", "turn-end")
+
+
+def _step(event: Event, name: str, battle: bool) -> Told:
+    """A step within a turn in words."""
+    kind = event["type"]
+    if kind == "roll":
+        said = f"{format_roll(tuple(event['roll']))}"
+        return Told(f"{subject(name, 'rolls', 'roll')} {said}", step=True,
+                    brief=f"rolls {said}")
+    if kind == "dice":
+        said = "one die" if event["dice"] == 1 else "two dice"
+        return Told(f"{subject(name, 'chooses', 'choose')} {said}", step=True,
+                    brief=f"chooses {said}")
+    if kind in ("shut", "stand"):
+        tiles = format_move(mask_of(event["tiles"]))
+        who = (subject(name, "stands up", "stand up") if kind == "stand" else
+               subject(name, "knocks down", "knock down") if battle else
+               subject(name, "shuts", "shut"))
+        return Told(f"{who} {tiles}", step=True,
+                    brief=f"{'shut' if kind == 'shut' else 'stand up'} {tiles}")
+    if kind == "pass":
+        return Told(subject(name, "has no move and passes", "have no move and pass"),
+                    step=True)
+    if event["shut_box"]:
+        head = f"{subject(name, 'shuts', 'shut')} the box!"
+        return Told(f"{head} score {event['score']}", Tone.GOOD, len(head), step=True)
+    owner = "your" if name == YOU else f"{name}'s"
+    return Told(f"no move: {owner} turn ends with {format_move(mask_of(event['open']))} "
+                f"open, score {event['score']}", step=True)
