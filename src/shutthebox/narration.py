@@ -20,8 +20,8 @@ A player named "You" is spoken to: "Your turn", "You play first", "You shut the 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 from shutthebox.dice import format_roll
 from shutthebox.formats import FormatKind, GameFormat
@@ -109,9 +109,9 @@ class Tone(Enum):
     """Someone out, someone who lost."""
 
 
-@dataclass(frozen=True)
-class Told:
-    """An event in words: the sentence, how it stands out, and how a turn's steps read."""
+class Told(NamedTuple):
+    """An event in words: the sentence, how it stands out, and how a turn's steps read (a
+    tuple: the server tells every event it sends)."""
 
     text: str
     tone: Tone = Tone.PLAIN
