@@ -16,7 +16,17 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from shutthebox.web.codec import dumps
-from shutthebox.web.storage import ANSWERS, EVENTS, GAMES, RESULTS, create_game, make_engine
+from shutthebox.web.storage import (
+    ANSWERS,
+    EVENTS,
+    GAMES,
+    RESULTS,
+    SEATS,
+    NewGame,
+    create_game,
+    make_engine,
+    store_new_game,
+)
 from shutthebox.web.storage.postgresql import AsyncWriter
 from shutthebox.web.storage.queries import Move, store_move
 from tests.webserver import database
@@ -158,3 +168,46 @@ def test_moves_in_flight_at_once_use_at_most_the_writers_connections(
 
     assert asyncio.run(play()) == [True] * 20
     assert all(stored(engine, game)["count"] == 1 for game in games)
+
+
+def test_a_new_game_is_one_statement_that_stores_the_game_its_seats_and_events(
+        engine: Engine) -> None:
+    """Through the event loop's writer and through a transaction of the thread pool's, a
+    new game is stored alike: its row, its seats (a seat not yet taken without a time) and
+    its first events."""
+    seats = [{"seat": 0, "kind": "here", "name": "Ann", "computer": None,
+              "token_hash": "f" * 64, "invite": None, "joined": True},
+             {"seat": 1, "kind": "open", "name": "Friend", "computer": None,
+              "token_hash": None, "invite": "ABCD-EFGH", "joined": False}]
+    events = [{"type": "seats", "pace": "watch"}]
+    writer = AsyncWriter(engine)
+
+    async def create() -> None:
+        try:
+            await writer.create(NewGame("b" * 32, {"players": ["Ann", "Friend"]},
+                                        [None, None], "waiting", "join", seats, events))
+        finally:
+            await writer.close()
+
+    asyncio.run(create())
+    with engine.begin() as connection:
+        store_new_game(connection, NewGame("c" * 32, {"players": ["Ann", "Friend"]},
+                                           [None, None], "waiting", "join",
+                                           [{**seat, "token_hash": None, "invite": seat["invite"]
+                                             and "WXYZ-EFGH"} for seat in seats],
+                                           events))
+    with engine.connect() as connection:
+        for game in ("b" * 32, "c" * 32):
+            row = connection.execute(select(GAMES.c.config, GAMES.c.status,
+                                            GAMES.c.waiting_for, GAMES.c.event_count)
+                                     .where(GAMES.c.id == game)).one()
+            assert tuple(row) == ({"players": ["Ann", "Friend"]}, "waiting", "join", 1)
+            taken = connection.execute(select(SEATS.c.seat, SEATS.c.kind, SEATS.c.invite,
+                                              SEATS.c.joined.is_not(None))
+                                       .where(SEATS.c.game_id == game)
+                                       .order_by(SEATS.c.seat)).all()
+            assert [tuple(t) for t in taken] == [
+                (0, "here", None, True), (1, "open", f"{'ABCD' if game < 'c' else 'WXYZ'}-EFGH",
+                                          False)]
+        assert stored(engine, "b" * 32)["events"] == [(0, dumps(events[0]))]
+        assert stored(engine, "c" * 32)["events"] == [(0, dumps(events[0]))]

@@ -50,10 +50,11 @@ from shutthebox.web.storage import (
     GAMES,
     SEATS,
     Move,
+    NewGame,
     SqliteWriter,
-    create_game,
     now,
     store_move,
+    store_new_game,
 )
 from shutthebox.web.storage.postgresql import AsyncWriter
 from shutthebox.web.view import Batch, game_view, state_members
@@ -138,7 +139,34 @@ class GameService:
     def create(self, rules: Rules, game_format: str, stake: int, seats: list[SeatSpec],
                pace: str = "watch") -> dict[str, Any]:
         """Store a new game; answer its state, a token per seat here, an invite per open
-        seat. The match starts at once unless a seat is open."""
+        seat. The match starts at once unless a seat is open.
+
+        :raises ShutTheBoxError: bad names, computers or format for these rules.
+        """
+        game, loaded, tokens, invites = self._new_game(rules, game_format, stake, seats, pace)
+        with self._transaction() as db:
+            store_new_game(db, game)
+        return self._created(game, loaded, tokens, invites)
+
+    async def create_async(self, rules: Rules, game_format: str, stake: int,
+                           seats: list[SeatSpec], pace: str = "watch"
+                           ) -> dict[str, Any] | None:
+        """:meth:`create` on the event loop, on PostgreSQL (its one statement through the
+        writer of :meth:`act_async`); None elsewhere (:meth:`create` then answers).
+
+        :raises ShutTheBoxError: bad names, computers or format for these rules.
+        :raises sqlalchemy.exc.DBAPIError: the database is not answering (503).
+        """
+        if self._moves is None:
+            return None
+        game, loaded, tokens, invites = self._new_game(rules, game_format, stake, seats, pace)
+        await self._moves.create(game)
+        return self._created(game, loaded, tokens, invites)
+
+    def _new_game(self, rules: Rules, game_format: str, stake: int, seats: list[SeatSpec],
+                  pace: str) -> tuple[NewGame, LoadedGame, dict[int, str], dict[int, str]]:
+        """A new game as it is stored and kept in memory, the tokens of its seats here and
+        the invites of its open seats."""
         fmt = GameFormat.parse(game_format)
         names = [check_name(s.name, []) for s in seats]
         for index, name in enumerate(names):
@@ -156,16 +184,21 @@ class GameService:
         loaded = LoadedGame(config.to_dict(), table, prefix, None, pace)
         if not invites:
             loaded.match = Match(config)
-        with self._transaction() as db:
-            create_game(db, game_id, loaded.config,
-                        [s.computer if s.kind is SeatKind.COMPUTER else None for s in table],
-                        "playing" if loaded.match else "waiting", waiting_for(loaded), [
-                            {"seat": s.seat, "kind": s.kind.value, "name": s.name,
-                             "computer": s.computer,
-                             "token_hash": token_hash(tokens[s.seat]) if s.seat in tokens
-                             else None, "invite": invites.get(s.seat), "joined": s.joined}
-                            for s in table])
-            self._store(db, game_id, loaded, 0)
+        game = NewGame(
+            game_id, loaded.config,
+            [s.computer if s.kind is SeatKind.COMPUTER else None for s in table],
+            "playing" if loaded.match else "waiting", waiting_for(loaded), [
+                {"seat": s.seat, "kind": s.kind.value, "name": s.name, "computer": s.computer,
+                 "token_hash": token_hash(tokens[s.seat]) if s.seat in tokens else None,
+                 "invite": invites.get(s.seat), "joined": s.joined}
+                for s in table], loaded.log(0))
+        return game, loaded, tokens, invites
+
+    def _created(self, game: NewGame, loaded: LoadedGame, tokens: dict[int, str],
+                 invites: dict[int, str]) -> dict[str, Any]:
+        """The new game is stored: kept in memory, its tokens known; its state."""
+        game_id = game.game_id
+        loaded.stored = (game.status, game.waiting)
         self.cache.remember(game_id, loaded)
         for seat, token in tokens.items():
             self.cache.know(token_hash(token), (game_id, seat))

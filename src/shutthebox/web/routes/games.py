@@ -86,7 +86,10 @@ async def start(service: GameService, work: SolverWork, blocking: Blocking, body
     seats = [SeatSpec(s.name, s.kind, c) for s, c in zip(seats, computers, strict=True)]
     if table is not None:       # reserved first: a client's second table is refused uncreated
         work.reserve_table(rules, table, client)
-    state = await blocking(service.create, rules, fmt, _stake(body.stake), seats, body.pace)
+    stake = _stake(body.stake)
+    state = await service.create_async(rules, fmt, stake, seats, body.pace)
+    if state is None:
+        state = await blocking(service.create, rules, fmt, stake, seats, body.pace)
     if table is not None:
         work.request_table(rules, table, state["id"])
     return state

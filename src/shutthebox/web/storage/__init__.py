@@ -21,6 +21,7 @@ from shutthebox.web.storage.engine import (
 from shutthebox.web.storage.postgresql import NOTIFY_CHANNEL, Announcer, AsyncWriter, heard
 from shutthebox.web.storage.queries import (
     Move,
+    NewGame,
     append_events,
     create_game,
     event_count,
@@ -28,14 +29,15 @@ from shutthebox.web.storage.queries import (
     now,
     record_results,
     store_move,
+    store_new_game,
 )
 from shutthebox.web.storage.schema import ANSWERS, EVENTS, GAMES, RESULTS, SEATS
 from shutthebox.web.storage.sqlite import Checkpointer, SqliteWriter
 
 __all__ = [
     "ANSWERS", "EVENTS", "GAMES", "NOTIFY_CHANNEL", "RESULTS", "SEATS", "Announcer",
-    "AsyncWriter", "Checkpointer", "Move", "SqliteWriter", "StorageError", "append_events",
-    "create_game", "default_url", "driver_error", "event_count", "heard", "is_postgresql",
-    "load_events", "make_engine", "now", "record_results", "safe_url", "store_move",
-    "upgrade",
+    "AsyncWriter", "Checkpointer", "Move", "NewGame", "SqliteWriter", "StorageError",
+    "append_events", "create_game", "default_url", "driver_error", "event_count", "heard",
+    "is_postgresql", "load_events", "make_engine", "now", "record_results", "safe_url",
+    "store_move", "store_new_game", "upgrade",
 ]

@@ -33,7 +33,7 @@ from typing import Any, cast
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
-from shutthebox.web.storage.queries import Move, hot_sql_for
+from shutthebox.web.storage.queries import Move, NewGame, hot_sql_for
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +130,16 @@ class AsyncWriter:
                              "not one statement")
         found = await self.fetch_one(*one)
         return found is not None and found[0] == len(move.events)
+
+    async def create(self, game: NewGame) -> None:
+        """Store a new game in a transaction of its own.
+
+        :raises sqlalchemy.exc.DBAPIError: the database is not answering, or the game's id
+            or a seat's token or invite is taken (:class:`~sqlalchemy.exc.IntegrityError`).
+        """
+        one = self.sql.creating(game)
+        assert one is not None          # (a writer of PostgreSQL)
+        await self.fetch_one(*one)
 
     async def fetch_one(self, statement: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
         """The first row the statement answers (None: no row), committed.

@@ -52,6 +52,37 @@ class Move:
         return not self.fields or set(self.fields) == {"status", "waiting_for"}
 
 
+@dataclass
+class NewGame:
+    """A new game as it is stored: its row (``config``, the strategy of each computer seat
+    or None, its ``status`` and who it is ``waiting`` for), its ``seats`` (as
+    :func:`create_game` takes them) and its first ``events``."""
+
+    game_id: str
+    config: dict[str, Any]
+    computers: list[str | None]
+    status: str
+    waiting: str
+    seats: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+
+
+CREATING = (
+    "WITH game AS (INSERT INTO games (id, config, seats, status, waiting_for, event_count, "
+    "created, updated) VALUES (%(id)s, CAST(%(config)s AS json), CAST(%(computers)s AS json), "
+    "%(status)s, %(waiting)s, %(count)s, %(now)s, %(now)s) RETURNING id), "
+    "seated AS (INSERT INTO seats (game_id, seat, kind, name, computer, token_hash, invite, "
+    "joined) SELECT game.id, s.seat, s.kind, s.name, s.computer, s.token_hash, s.invite, "
+    "CASE WHEN s.joined THEN %(now)s END FROM game, json_to_recordset(CAST(%(seats)s AS json)) "
+    "AS s(seat integer, kind text, name text, computer text, token_hash text, invite text, "
+    "joined boolean) RETURNING 1), "
+    "added AS (INSERT INTO events (game_id, position, data) SELECT game.id, e.n - 1, "
+    "CAST(e.data AS text) FROM game, json_array_elements(CAST(%(events)s AS json)) "
+    "WITH ORDINALITY AS e(data, n) RETURNING 1) "
+    "SELECT (SELECT count(*) FROM seated), (SELECT count(*) FROM added)")
+"""PostgreSQL's one statement of a new game (see :meth:`HotSql.creating`)."""
+
+
 def _moving_statement(fields: bool, answer: bool, results: bool) -> str:
     """PostgreSQL's one statement of a move (see :meth:`HotSql.moving`): the game's row
     moved on if it still has ``start`` events, the events appended after it, the answer and
@@ -143,6 +174,17 @@ class HotSql:
                                        for row in move.results])
         return statement, params
 
+    def creating(self, game: NewGame) -> tuple[str, dict[str, Any]] | None:
+        """On PostgreSQL, a new game's writes as one statement and its parameters (None
+        elsewhere)."""
+        if not self.postgresql:
+            return None
+        return CREATING, {
+            "id": game.game_id, "config": dumps(game.config),
+            "computers": dumps(game.computers), "status": game.status,
+            "waiting": game.waiting, "count": len(game.events), "now": self.stamp(),
+            "seats": dumps(game.seats), "events": dumps(game.events)}
+
     def run(self, connection: Connection, statement: str, params: Any) -> Any:
         """Run one of these statements (with a list of parameter sets: once for each);
         answer its cursor (``rowcount``, ``fetchone()``).
@@ -201,6 +243,22 @@ def create_game(connection: Connection, game_id: str, config: dict[str, Any],
     sql.run(connection, sql.seat, [
         {**seat, "game_id": game_id, "joined": stamp if seat["joined"] else None}
         for seat in seats])
+
+
+def store_new_game(connection: Connection, game: NewGame) -> None:
+    """Store a new game (see :class:`NewGame`) in the connection's transaction.
+
+    :raises sqlalchemy.exc.IntegrityError: a game of that id, or a seat's token or invite,
+        is stored already.
+    """
+    sql = hot_sql(connection)
+    one = sql.creating(game)
+    if one is not None:
+        sql.run(connection, *one)
+        return
+    create_game(connection, game.game_id, game.config, game.computers, game.status,
+                game.waiting, game.seats)
+    store_move(connection, Move(game.game_id, 0, game.events))
 
 
 def record_results(connection: Connection, game_id: str, rows: list[dict[str, Any]]
