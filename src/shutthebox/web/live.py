@@ -253,7 +253,8 @@ class LiveFeed:
             return
         since = min(int(since_text), MAX_EVENT)
         try:
-            state = await self.blocking(self.service.state, game_id, since)
+            state = await self.service.state_async(game_id, since) \
+                or await self.blocking(self.service.state, game_id, since)
         except GameNotFoundError as exc:
             await _refuse(send, NO_GAME_CLOSE, str(exc))
             return

@@ -279,6 +279,29 @@ class GameService:
                 loaded = self.cache.load(db, game_id)
             return self._state(game_id, loaded, since, tokens or [])
 
+    async def state_async(self, game_id: str, since: int = 0) -> dict[str, Any] | None:
+        """:meth:`state` (as a watcher without a seat reads it) on the event loop, on
+        PostgreSQL: from the game in memory, once one small query (through the writer of
+        :meth:`act_async`) has found it as far on as the database. None when that is not
+        at hand: :meth:`state` then answers, in the thread pool.
+
+        :raises sqlalchemy.exc.DBAPIError: the database is not answering.
+        """
+        loaded = self.cache.games.get(game_id)
+        if self._moves is None or loaded is None or game_id in self._in_flight:
+            return None
+        count = await self._moves.event_count(game_id)
+        if count != loaded.count or game_id in self._in_flight \
+                or self.cache.games.get(game_id) is not loaded:
+            return None
+        lock = self.cache.lock(game_id)
+        if not lock.acquire(blocking=False):    # a computer's step, in a thread
+            return None
+        try:
+            return self._state(game_id, loaded, since, [])
+        finally:
+            lock.release()
+
     def state_in_memory(self, game_id: str, since: int, count: int | None
                         ) -> dict[str, Any] | None:
         """The state (for a watcher) from the game in memory, if it has at least ``count``
