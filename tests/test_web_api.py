@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from shutthebox.match import GameFormat, Match, MatchConfig, replay
+from shutthebox.narration import chances_text
 from shutthebox.rules import Rules
 from shutthebox.solver import solve
 from shutthebox.web import create_app
@@ -205,6 +206,7 @@ def test_hints_and_coaching_need_a_seat_of_the_game(client: TestClient) -> None:
     assert waiting["options"] == [] and "Roll" in waiting["message"]
     coach = client.get(f"{base}/coach", headers=bearer(token)).json()
     assert coach["p_shut"] == pytest.approx(solve(Rules(), "shut").value())
+    assert coach["text"] == chances_text(coach["p_shut"], coach["expected_score"])
     state = client.post(f"{base}/roll", json={"event": state["event_count"]},
                         headers=bearer(token)).json()
     if state["status"] == "over":
@@ -213,6 +215,8 @@ def test_hints_and_coaching_need_a_seat_of_the_game(client: TestClient) -> None:
     assert sorted(map(tuple, (o["tiles"] for o in hint["options"]))) == sorted(
         map(tuple, state["pending"]["legal"]))
     assert hint["options"][0]["loss"] == 0
+    assert [o["text"] for o in hint["options"]] == [     # the moves as the terminal writes them
+        " ".join(map(str, reversed(o["tiles"]))) for o in hint["options"]]
 
 
 # --- commands are safe to repeat ----------------------------------------------------
@@ -647,7 +651,7 @@ def test_the_page_keeps_no_words_of_the_game_of_its_own() -> None:
     formats = {format_text(GameFormat.parse(f), r) for f in
                ("solo", "single", "rounds:3", "elimination", "loser-at", "race", "battle")
                for r in (None, 2)}
-    fragments = {"or less", "two dice always", "lowest wins", "Race to", "Loser at",
-                 "share the win", "has no move", "plays first", "puts in", "takes seat"}
+    fragments = {"or less", "playing perfectly", "two dice always", "lowest wins", "Race to",
+                 "Loser at", "share the win", "has no move", "plays first", "puts in", "takes seat"}
     for words in sorted(meanings | formats | fragments):
         assert words not in text, words

@@ -437,3 +437,14 @@ def test_the_board_shows_the_rules_title_and_log_in_the_servers_words(
     assert page.text_content("#game-title") == format_text(match.config.format, match.round)
     page.context.close()
     assert errors == []
+
+
+def test_the_coach_line_is_the_servers_sentence(page: Page, server: Server) -> None:
+    game = new_game(page, server, [("Ann", "here")], "solo")
+    next_action(page)
+    page.check("#coach-toggle")
+    page.wait_for_function("() => document.getElementById('coach').textContent.length > 0")
+    tokens = page.evaluate("JSON.parse(localStorage.getItem('shutthebox.tokens'))")[game]
+    coach = server.get(f"/api/games/{game}/coach", token=tokens["0"]).json()
+    assert coach["text"].startswith("From here, playing perfectly")
+    assert page.text_content("#coach") == coach["text"]

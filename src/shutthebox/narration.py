@@ -89,6 +89,16 @@ def title_text(fmt: GameFormat, round_number: int | None, stake: int, pot: int) 
     return format_text(fmt, round_number) + pot_words
 
 
+def chances_text(p_shut: float, expected_score: float) -> str:
+    """The chances from a position under perfect play, in a sentence.
+
+    >>> chances_text(0.0976, 9.94)
+    'From here, playing perfectly: a 9.76 % chance to shut the box, and an expected score of 9.94.'
+    """
+    return (f"From here, playing perfectly: a {p_shut * 100:.2f} % chance to shut the box, "
+            f"and an expected score of {expected_score:.2f}.")
+
+
 def winners_line(match: Match) -> str:
     """Who won, a tie read as one."""
     names = [match.players[s] for s in match.winners]

@@ -135,11 +135,13 @@ def coach(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
     :raises LogError: the log does not replay.
     """
     from shutthebox.coach import chances
+    from shutthebox.narration import chances_text
 
     now = chances(_match(game_id, log))
     if now is None:
-        return {"p_shut": None, "expected_score": None}
-    return {"p_shut": now.p_shut, "expected_score": now.expected_score}
+        return {"p_shut": None, "expected_score": None, "text": None}
+    return {"p_shut": now.p_shut, "expected_score": now.expected_score,
+            "text": chances_text(now.p_shut, now.expected_score)}
 
 
 def review(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:

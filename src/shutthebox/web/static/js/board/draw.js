@@ -1,0 +1,205 @@
+// Drawing the board: the title and rules (as the server sends them), the players, the tiles,
+// the dice, the status line, the controls of the seats held here, and the invites.
+
+import * as api from "../api.js";
+import { $, el, fill, clear, setUsable } from "../dom.js";
+import { drawDice } from "../dice.js";
+import { view, selectionIsLegal } from "./state.js";
+import { nameOf, mySeats, seatKind, myMove } from "./seats.js";
+import { showOver } from "./moments.js";
+import { toggle } from "./input.js";
+import { updateCoach } from "./coach.js";
+
+const ACTION_BUTTONS = ["roll", "one-die", "two-dice", "shut", "clear", "hint"];
+
+export function render() {
+  const g = view.game;
+  if (!g) return;
+  const p = g.pending;
+  const mine = myMove();
+  const battle = String(g.format).startsWith("battle");
+  $("game-title").textContent = g.title;
+  $("game-rules").textContent = g.rules_text;
+  drawPlayers(g);
+  drawShare(g);
+  drawTiles(g, mine && p.kind === "shut");
+  drawTableDice(g);
+  $("status").textContent = statusText(g, mine);
+  const addsUp = mine && p.kind === "shut" && selectionIsLegal();
+  $("status").classList.toggle("adds-up", addsUp);
+  $("legend").hidden = !(battle && g.status === "playing" && p.kind === "shut");
+  if (battle) $("legend").textContent = p.role === "stand"
+    ? "Marked tiles are down: stand up tiles adding up to the roll."
+    : "Marked tiles are up: knock down tiles adding up to the roll.";
+  $("roll").hidden = !(mine && p.kind === "roll");
+  $("one-die").hidden = $("two-dice").hidden = !(mine && p.kind === "choose-dice");
+  $("shut").hidden = $("clear").hidden = !(mine && p.kind === "shut");
+  $("shut").textContent = !battle ? "Shut" : p.role === "stand" ? "Stand up" : "Knock down";
+  $("hint").hidden = !mine;
+  $("coach-toggle").parentElement.hidden = mySeats().size === 0 || g.status !== "playing";
+  $("watching").hidden = mySeats().size > 0;
+  setBusy(view.busy);
+  setUsable($("shut"), !view.busy && !view.playing && addsUp);
+  setUsable($("clear"), !view.busy && !view.playing && view.selected.size > 0);
+  $("view-game").dataset.events = String(g.event_count);
+  $("view-game").dataset.kind = g.status === "playing" ? p.kind : g.status;
+  if (g.status === "over") showOver(g);
+  if (view.moveFocus || focusLost()) focusNext(mine);
+  view.moveFocus = false;
+  updateCoach();
+}
+
+export function setBusy(value) {
+  view.busy = value;
+  const waiting = view.busy || view.playing;
+  for (const id of ACTION_BUTTONS) if (id !== "shut" && id !== "clear") setUsable($(id), !waiting);
+  if (waiting) { setUsable($("shut"), false); setUsable($("clear"), false); }
+  $("view-game").dataset.busy = waiting ? "true" : "false";
+  $("view-game").setAttribute("aria-busy", waiting ? "true" : "false");
+}
+
+function focusLost() {
+  const active = document.activeElement;
+  // The title holds focus only while nobody here can act; it hands focus on when we can.
+  return !active || active === document.body || active === $("main") || active === $("game-title") || active.hidden ||
+    (active.closest && active.closest("[hidden]") !== null) || active.offsetParent === null;
+}
+
+function focusNext(mine) {
+  const p = view.game.pending;
+  let target = $("game-title");
+  if (mine && p.kind === "roll") target = $("roll");
+  else if (mine && p.kind === "choose-dice") target = $("two-dice");
+  else if (mine && p.kind === "shut") target = $("shut");
+  else if (view.game.status === "over" && $("moment").querySelector("a")) target = $("moment").querySelector("a");
+  target.focus({ preventScroll: !mine });
+}
+
+function statusText(g, mine) {
+  const p = g.pending;
+  const who = p.seat !== null && p.seat !== undefined ? nameOf(g, p.seat) : "";
+  if (g.status === "over") {
+    if (!view.lastEnd || view.lastEnd.shut_box || view.lastEnd.pass || !view.lastEnd.text) return "Game over.";
+    return `${view.lastEnd.text}. Game over.`;
+  }
+  if (g.status === "waiting") {
+    const open = (g.seats || []).filter((s) => s.kind === "open" && !s.joined).map((s) => s.name);
+    return `Waiting for ${open.length ? open.join(" and ") : "players"} to join: nothing is rolled until every seat is taken.`;
+  }
+  const battle = String(g.format).startsWith("battle");
+  let head = "";
+  if (view.lastEnd && view.lastEnd.text && !(p.kind === "shut")) head = `${view.lastEnd.text}. `;
+  if (!mine) {
+    if (seatKind(g, p.seat).kind === "computer") return `${head}${who} (computer) is playing…`;
+    if (p.kind === "choose-dice") return `${head}${who} is choosing one die or two…`;
+    if (p.kind === "shut" && p.roll) {
+      const verb = !battle ? "shut" : p.role === "stand" ? "stand up" : "knock down";
+      return `${who} rolled ${p.roll_text} and is choosing tiles to ${verb}…`;
+    }
+    return `${head}Waiting for ${who} to roll…`;
+  }
+  const single = mySeats().size === 1;
+  if (p.kind === "roll") return head + (single ? "Your roll: press Roll or Enter." : `${who}: roll the dice.`);
+  if (p.kind === "choose-dice") return `${head}${who}: roll one die or two?`;
+  const target = p.roll.reduce((a, b) => a + b, 0);
+  const verb = !battle ? "shut" : p.role === "stand" ? "stand up" : "knock down";
+  let text = `${single ? "You rolled" : `${who} rolled`} ${p.roll_text}: ${verb} tiles adding up to ${target}.`;
+  if (view.selected.size) {
+    const picked = [...view.selected].sort((a, b) => a - b);
+    const sum = picked.reduce((a, b) => a + b, 0);
+    text += ` Picked ${picked.join(" + ")} = ${sum}${selectionIsLegal() ? " ✓ adds up" : ""}.`;
+  }
+  return text;
+}
+
+export function drawTiles(state, clickable) {
+  const container = $("tiles");
+  const count = state.rules.tiles;
+  if (container.children.length !== count) {
+    clear(container);
+    for (let t = 1; t <= count; t++) {
+      container.append(el("button", { type: "button", className: "tile", "data-tile": t, on: { click: () => toggle(t) } },
+        el("span", { className: "tile-label" }, String(t))));
+    }
+    container.style.setProperty("--tiles", String(count));
+    container.style.setProperty("--half", String(Math.ceil(count / 2)));
+    container.classList.toggle("many", count > 9);
+  }
+  const open = new Set(view.playing ? view.board : state.board);
+  const p = state.pending;
+  const stand = p.role === "stand";
+  const battle = String(state.format).startsWith("battle");
+  for (const button of container.children) {
+    const t = Number(button.dataset.tile);
+    const up = open.has(t);
+    const canUse = clickable && (stand ? !up : up);
+    const marked = battle && state.status === "playing" && p.kind === "shut" && (stand ? !up : up);
+    button.classList.toggle("down", !up);
+    button.classList.toggle("picked", view.selected.has(t));
+    button.classList.toggle("usable", marked);
+    setUsable(button, canUse && !view.busy && !view.playing);
+    button.setAttribute("aria-pressed", view.selected.has(t) ? "true" : "false");
+    const state_ = battle ? (up ? "up" : "down") : (up ? "open" : "shut");
+    button.setAttribute("aria-label", `Tile ${t}, ${state_}${marked ? (stand ? ", can stand up" : ", can knock down") : ""}`);
+  }
+}
+
+function drawTableDice(g) {
+  const p = g.pending;
+  if (p.roll && p.kind === "shut") drawDice($("dice"), p.roll);
+  else if (view.lastEnd && view.lastEnd.roll) drawDice($("dice"), view.lastEnd.roll, { faded: true });
+  else drawDice($("dice"), null);
+}
+
+function drawPlayers(g) {
+  const battle = String(g.format).startsWith("battle");
+  const held = mySeats(g);
+  const strangers = (g.seats || []).some((s) => s.kind !== "computer" && !held.has(s.seat));
+  const rows = g.players.map((player, seat) => {
+    const info = seatKind(g, seat);
+    const classes = [];
+    if (g.pending.seat === seat && g.status === "playing") classes.push("to-play");
+    if ((g.winners || []).includes(seat)) classes.push("winner");
+    if (g.active && !g.active[seat]) classes.push("out");
+    const kind = info.kind === "computer" ? `computer, ${info.computer || player.computer}`
+      : info.kind === "open" && !info.joined ? "waiting to join" : info.kind === "open" ? "friend" : "";
+    const you = held.has(seat) && strangers ? "you" : "";
+    const note = [kind, you].filter(Boolean).join(" · ");
+    const score = g.round_scores ? g.round_scores[String(seat)] : undefined;
+    return el("tr", { className: classes.join(" ") },
+      el("th", { scope: "row" }, el("span", { className: "name" }, info.name || player.name), note ? el("small", {}, ` ${note}`) : null,
+        g.pending.seat === seat && g.status === "playing" ? el("span", { className: "visually-hidden" }, " (to play)") : null),
+      battle ? el("td", {}, seat === 0 ? "knocks down" : "stands up") : el("td", {}, score === undefined ? "–" : String(score)),
+      battle ? null : el("td", {}, String(g.totals[seat])));
+  });
+  const head = battle ? ["Player", "Role"] : ["Player", "This round", "Total"];
+  fill($("players"), el("table", {},
+    el("caption", { className: "visually-hidden" }, "Players"),
+    el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, ...rows)));
+}
+
+function drawShare(g) {
+  const waiting = (g.seats || []).filter((s) => s.kind === "open" && !s.joined);
+  const share = $("share");
+  if (!waiting.length) { share.hidden = true; clear(share); return; }
+  if (share.dataset.for === waiting.map((s) => s.seat).join(",") && !share.hidden) return;
+  share.dataset.for = waiting.map((s) => s.seat).join(",");
+  const invites = api.invitesFor(g.id);
+  const cards = waiting.map((seat) => {
+    const invite = invites.find((i) => i.seat === seat.seat);
+    if (!invite) return el("p", {}, `Waiting for ${seat.name} to join.`);
+    const link = new URL(invite.link, location.origin).href;
+    const input = el("input", { readOnly: true, value: link, className: "share-link", "aria-label": `Link for ${seat.name}` });
+    const copy = el("button", { type: "button", on: { click: async () => {
+      try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; } catch { input.select(); copy.textContent = "Press Ctrl+C to copy"; }
+    } } }, "Copy link");
+    return el("div", { className: "invite" },
+      el("div", {},
+        el("p", {}, `Invite a friend to seat ${seat.seat + 1} (${seat.name}): send them the link, or the code `, el("strong", { className: "code" }, invite.code), " to type on the start page."),
+        el("div", { className: "share-row" }, input, copy)),
+      el("img", { src: invite.qr, alt: `QR code of the link for ${seat.name}`, className: "qr", width: 160, height: 160 }));
+  });
+  fill(share, el("h2", {}, "Invite your friends"), ...cards);
+  share.hidden = false;
+}

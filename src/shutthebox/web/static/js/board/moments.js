@@ -1,0 +1,50 @@
+// Moments: a shut box, a round's end, the match's end (who won, in the server's words).
+
+import { $, el, fill, announce } from "../dom.js";
+import { view } from "./state.js";
+import { nameOf } from "./seats.js";
+
+export function showMoment(event, line) {
+  if (!event.shut_box || !line) return;
+  const moment = $("moment");
+  moment.className = "moment shut-box";
+  fill(moment, el("p", { className: "big" }, line));
+  moment.hidden = false;
+}
+
+function roundTable(state, scores, totals) {
+  return el("table", {},
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), el("th", { scope: "col" }, "Score"), el("th", { scope: "col" }, "Total"))),
+    el("tbody", {}, ...state.players.map((_, seat) => el("tr", {},
+      el("th", { scope: "row" }, nameOf(state, seat)),
+      el("td", {}, scores[String(seat)] === undefined ? "–" : String(scores[String(seat)])),
+      el("td", {}, String(totals[seat]))))));
+}
+
+export function showRoundEnd(state, event) {
+  if (["solo", "single"].includes(String(state.format).split(":")[0])) return;
+  const moment = $("moment");
+  moment.className = "moment round-end";
+  fill(moment, el("h2", {}, `Round ${event.round} is over`), roundTable(state, event.scores, event.totals));
+  moment.hidden = false;
+}
+
+export function showOver(g) {
+  const moment = $("moment");
+  if (moment.classList.contains("final") && moment.dataset.game === g.id) return;
+  const solo = g.players.length === 1;
+  const payouts = view.payoutLines;
+  const heading = solo ? `Your score: ${g.round_scores["0"] ?? g.totals[0]}` : view.winnerLine || "Game over";
+  const final = solo ? null : roundTable(g, g.round_scores || {}, g.totals);
+  moment.className = "moment final";
+  moment.dataset.game = g.id;
+  fill(moment, 
+    el("h2", {}, heading),
+    g.stake ? el("p", {}, `The pot was ${g.pot_text}${payouts.length ? `: ${payouts.join(", ")}.` : "."}`) : null,
+    final,
+    el("p", { className: "actions" },
+      el("a", { href: `/review/${g.id}`, "data-link": "", className: "button primary" }, "Review every move"),
+      el("a", { href: "/", "data-link": "", className: "button" }, "New game")));
+  moment.hidden = false;
+  announce(heading);
+}

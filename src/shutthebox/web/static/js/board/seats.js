@@ -1,0 +1,34 @@
+// Who holds which seat: the names at the table, the seats this browser holds, and whether
+// the game waits for one of them.
+
+import * as api from "../api.js";
+import { view } from "./state.js";
+
+export function nameOf(state, seat) {
+  const seats = state.seats || [];
+  const fromSeats = seats.find((s) => s.seat === seat);
+  if (fromSeats && fromSeats.name) return fromSeats.name;
+  return (state.players && state.players[seat] && state.players[seat].name) || `Seat ${seat + 1}`;
+}
+
+export function mySeats(state = view.game) {
+  const held = new Set(Object.keys(api.tokensFor(state.id)).map(Number));
+  for (const seat of state.you || []) held.add(seat);
+  if (!state.seats && held.size === 0) {     // a server without seats: every human plays here
+    (state.players || []).forEach((p, i) => { if (!p.computer) held.add(i); });
+  }
+  return held;
+}
+
+export function seatKind(state, seat) {
+  const s = (state.seats || []).find((x) => x.seat === seat);
+  if (s) return s;
+  const player = state.players[seat];
+  return { seat, name: player.name, kind: player.computer ? "computer" : "here", computer: player.computer, joined: true };
+}
+
+export function myMove(state = view.game) {
+  const p = state.pending;
+  return state.status === "playing" && ["roll", "choose-dice", "shut"].includes(p.kind) &&
+    p.seat !== null && p.human !== false && mySeats(state).has(p.seat);
+}
