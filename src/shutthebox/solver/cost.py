@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shutthebox.errors import FormatError
-from shutthebox.match import FormatKind, GameFormat
+from shutthebox.formats import FormatKind, GameFormat, SolverFamily
 from shutthebox.rules import Rules
 
 OVERHEAD = 0.05
@@ -65,15 +65,15 @@ def table_seconds(rules: Rules, game_format: str | GameFormat) -> float:
     """
     fmt = GameFormat.parse(game_format) if isinstance(game_format, str) else game_format
     boards = float(1 << rules.tiles)
-    if fmt.kind is FormatKind.SOLO:
+    family = fmt.family
+    if family is None:   # a game alone has no match table
         return 0.0
-    if fmt.kind is FormatKind.BATTLE:
+    if family is SolverFamily.BATTLE:
         if fmt.by_turns:
             return OVERHEAD + BATTLE_TURNS_START + boards * boards * BATTLE_TURNS
         return OVERHEAD + boards * boards * BATTLE_ROLLS
-    if fmt.kind in (FormatKind.SINGLE, FormatKind.ROUNDS):
-        rounds = 1 if fmt.kind is FormatKind.SINGLE else int(fmt.limit or 1)
-        return OVERHEAD + _rounds_rows(rules, rounds) * boards * ROUNDS_ROW
+    if family is SolverFamily.ROUNDS:
+        return OVERHEAD + _rounds_rows(rules, fmt.rounds or 1) * boards * ROUNDS_ROW
     limit = float(fmt.limit or 1)
     per_row = RACE_ROW if fmt.kind is FormatKind.RACE else THRESHOLD_ROW
     return OVERHEAD + limit * limit * boards * per_row
@@ -85,7 +85,8 @@ Counted = tuple[IntArray | None, float]
 
 def _rounds_rows(rules: Rules, rounds: int) -> float:
     """The rows of a ``rounds`` table: for every round, the differences of totals it can
-    start from and those its second player can face (as ``_solve_rounds`` makes them)."""
+    start from and those its second player can face (as
+    :func:`shutthebox.solver.matchplay.rounds.solve` makes them)."""
     return sum(_rows_by_round(rules)[:rounds])
 
 
