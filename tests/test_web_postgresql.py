@@ -211,3 +211,31 @@ def test_a_new_game_is_one_statement_that_stores_the_game_its_seats_and_events(
                                           False)]
         assert stored(engine, "b" * 32)["events"] == [(0, dumps(events[0]))]
         assert stored(engine, "c" * 32)["events"] == [(0, dumps(events[0]))]
+
+
+def test_a_writer_the_database_refuses_more_connections_shares_those_it_has(
+        engine: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A database at its ``max_connections`` (here: one that refuses a third connection)
+    slows the moves in flight, waiting for a connection of the writer's, and fails none."""
+    games = [new_game(engine, f"{n:032x}") for n in range(20)]
+    writer = AsyncWriter(engine, connections=8)
+    connect = psycopg.AsyncConnection.connect
+    made: list[int] = []
+
+    async def two_at_most(*args: Any, **kwargs: Any) -> Any:
+        if len(made) >= 2:
+            raise psycopg.OperationalError("sorry, too many clients already")
+        made.append(1)
+        return await connect(*args, **kwargs)
+
+    monkeypatch.setattr(psycopg.AsyncConnection, "connect", two_at_most)
+
+    async def play() -> list[bool]:
+        try:
+            return list(await asyncio.gather(*[
+                writer.store(Move(game, 0, [{"type": "roll"}])) for game in games]))
+        finally:
+            await writer.close()
+
+    assert asyncio.run(play()) == [True] * 20
+    assert len(made) == 2

@@ -24,6 +24,7 @@ watchers of that game a move behind until the next.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import os
@@ -37,11 +38,11 @@ from shutthebox.web.storage.queries import Move, NewGame, hot_sql_for
 
 log = logging.getLogger(__name__)
 
-CONNECTIONS = 32
+CONNECTIONS = 16
 """Connections of a process's asyncio writer (opened as moves in flight at once need them;
-beyond this they wait for one). Each commit waits for the disk, which PostgreSQL syncs
-once for all the commits waiting: the more moves in flight, the more a sync carries (8
-connections carried two thirds of what 32 did at 1,000 moves a second here)."""
+beyond this, or beyond what the database's ``max_connections`` leaves, they wait for one).
+Each commit waits for the disk, which PostgreSQL syncs once for all the commits waiting:
+the more moves in flight, the more a sync carries."""
 NOTIFY_CHANNEL = "shutthebox_events"
 """The PostgreSQL channel on which stored batches of events are announced (payload: the
 process that stored them, then the game id and new event count of each, ``process
@@ -114,9 +115,11 @@ class AsyncWriter:
         self.url = engine.url.set(drivername="postgresql").render_as_string(
             hide_password=False)
         self.sql = hot_sql_for(engine.dialect.name)
+        self.connections = connections
+        self._limit = connections
+        self._open = 0
         self._idle: list[Any] = []
-        self._room: asyncio.Semaphore | None = None
-        self._connections = connections
+        self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
 
     async def store(self, move: Move) -> bool:
         """Store the move in a transaction of its own; False (nothing written) if the game
@@ -158,29 +161,65 @@ class AsyncWriter:
         """
         import psycopg
 
-        if self._room is None:
-            self._room = asyncio.Semaphore(self._connections)
-        async with self._room:
-            connection = self._idle.pop() if self._idle else None
-            try:
-                if connection is None:
-                    connection = await psycopg.AsyncConnection.connect(
+        connection = None
+        try:
+            connection = await self._take()
+            cursor = await connection.execute(statement, params)
+            row = await cursor.fetchone()
+        except BaseException as error:
+            if connection is not None:
+                await self._drop(connection)
+            if isinstance(error, psycopg.Error):
+                raise cast(DBAPIError, DBAPIError.instance(
+                    statement, params, error, psycopg.Error)) from None
+            raise
+        self._idle.append(connection)
+        self._wake_one()
+        return cast(tuple[Any, ...] | None, row)
+
+    async def _take(self) -> Any:
+        """An idle connection, a new one while there are fewer than the limit, else the
+        next one given back. A database that refuses another connection (its
+        ``max_connections`` reached) while this writer has some sets the limit to those."""
+        import psycopg
+
+        while True:
+            if self._idle:
+                return self._idle.pop()
+            if self._open < self._limit:
+                self._open += 1
+                try:
+                    return await psycopg.AsyncConnection.connect(
                         self.url, autocommit=True, prepare_threshold=0)
-                cursor = await connection.execute(statement, params)
-                row = await cursor.fetchone()
-            except BaseException as error:
-                if connection is not None:
-                    await _discard(connection)
-                if isinstance(error, psycopg.Error):
-                    raise cast(DBAPIError, DBAPIError.instance(
-                        statement, params, error, psycopg.Error)) from None
-                raise
-            self._idle.append(connection)
-            return cast(tuple[Any, ...] | None, row)
+                except psycopg.OperationalError:
+                    self._open -= 1
+                    if self._open == 0:
+                        raise
+                    self._limit = self._open
+            waiter = asyncio.get_running_loop().create_future()
+            self._waiting.append(waiter)
+            await waiter
+
+    async def _drop(self, connection: Any) -> None:
+        """Close a connection that failed, or whose statement was cancelled (its state is
+        not known); another may be opened in its place."""
+        self._open -= 1
+        if self._open == 0:
+            self._limit = self.connections
+        self._wake_one()
+        await _discard(connection)
+
+    def _wake_one(self) -> None:
+        while self._waiting:
+            waiter = self._waiting.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                return
 
     async def close(self) -> None:
         """Close the idle connections."""
         idle, self._idle = self._idle, []
+        self._open -= len(idle)
         for connection in idle:
             await _discard(connection)
 
