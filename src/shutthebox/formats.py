@@ -137,6 +137,11 @@ class FormatPlay:
         table (against more than one, the table of the leading rival)."""
         return self.multi_round and players >= 2
 
+    def total_over(self, limit: int | None, total: int) -> str | None:
+        """Why a player with this total can no longer be playing the match (``None``: the
+        total leaves the match going)."""
+        return None
+
 
 class _OneRound(FormatPlay):
     """One turn each: this round's best score wins."""
@@ -198,6 +203,14 @@ class _Threshold(FormatPlay):
         assert limit is not None
         return [s for s in result.playing if result.totals[s] >= limit]
 
+    def total_over(self, limit: int | None, total: int) -> str | None:
+        if limit is None or total < limit:
+            return None
+        return self.over_words.format(total=total, limit=limit)
+
+    over_words = "a total of {total} has reached {limit}, so the match is over"
+    """What a total at the limit means."""
+
 
 class _PenaltyPoints(_Threshold):
     min_players = 2
@@ -211,6 +224,8 @@ class _PenaltyPoints(_Threshold):
 class EliminationPlay(_PenaltyPoints):
     kind = FormatKind.ELIMINATION
     default_limit = 45
+    over_words = ("a total of {total} has reached {limit}, so that player is out: give the "
+                  "totals of the players still in")
 
     def goal(self, limit: int | None) -> str:
         return f"a total of {limit} or more is out: the last player left wins"
@@ -227,6 +242,8 @@ class EliminationPlay(_PenaltyPoints):
 
 class LoserAtPlay(_PenaltyPoints):
     kind = FormatKind.LOSER_AT
+    over_words = ("a total of {total} has reached {limit}, so the game is over (the highest "
+                  "total lost)")
 
     def goal(self, limit: int | None) -> str:
         return (f"once a total reaches {limit}, the highest total loses and the lowest "
@@ -243,6 +260,7 @@ class LoserAtPlay(_PenaltyPoints):
 class RacePlay(_Threshold):
     kind = FormatKind.RACE
     default_limit = 200
+    over_words = "a total of {total} has reached the target {limit}, so the race is over"
 
     def goal(self, limit: int | None) -> str:
         return (f"the first to a total of {limit} wins (the highest total, if two reach it "
@@ -438,6 +456,16 @@ class GameFormat:
         """Whether exact play of a game of ``players`` reads this format's two-player match
         table: a battle, or several rounds against others."""
         return FORMATS[self.kind].needs_table(players)
+
+    def total_over(self, total: int) -> str | None:
+        """Why a player with this total can no longer be playing the match, or ``None``.
+
+        >>> GameFormat.parse("loser-at:100").total_over(104)
+        'a total of 104 has reached 100, so the game is over (the highest total lost)'
+        >>> GameFormat.parse("rounds:3").total_over(104) is None
+        True
+        """
+        return FORMATS[self.kind].total_over(self.limit, total)
 
     @property
     def goal(self) -> str:

@@ -323,18 +323,10 @@ def _check_match_flags(rules: Rules, fmt: GameFormat, totals_text: str | None,
         if score not in scores:
             raise FormatError(f"--posted {posted_text!r}: no turn ends with a score of {score} "
                               f"under these rules (they go from {scores[0]} to {scores[-1]})")
-    limit = fmt.limit
     for total in _numbers("--totals", totals_text):
-        if fmt.kind is FormatKind.RACE and limit is not None and total >= limit:
-            raise FormatError(f"--totals {totals_text!r}: a total of {total} has reached "
-                              f"the target {limit}, so the race is over")
-        if fmt.kind is FormatKind.LOSER_AT and limit is not None and total >= limit:
-            raise FormatError(f"--totals {totals_text!r}: a total of {total} has reached "
-                              f"{limit}, so the game is over (the highest total lost)")
-        if fmt.kind is FormatKind.ELIMINATION and limit is not None and total >= limit:
-            raise FormatError(f"--totals {totals_text!r}: a total of {total} has reached "
-                              f"{limit}, so that player is out: give the totals of the "
-                              "players still in")
+        over = fmt.total_over(total)
+        if over is not None:
+            raise FormatError(f"--totals {totals_text!r}: {over}")
 
 
 def _match_situation(rules: Rules, text: str, totals_text: str | None,

@@ -56,10 +56,9 @@ def scores_table(match: Match) -> Table:
     never cut or wrapped."""
     table = Table(box=None, pad_edge=False)
     table.add_column("player", no_wrap=True)
-    battle = match.config.format.kind is FormatKind.BATTLE
+    battle = match.config.format.is_battle
     table.add_column("role" if battle else "score", justify="right")
-    multi_round = match.config.format.kind not in (FormatKind.SOLO, FormatKind.SINGLE,
-                                                   FormatKind.BATTLE)
+    multi_round = match.config.format.multi_round
     if multi_round:
         table.add_column("total", justify="right")
     pending = match.pending
