@@ -135,3 +135,16 @@ def test_exact_play_on_both_sides_wins_as_often_as_the_baseline_says(
         assert values_seen[~low].mean() - values_seen[low].mean() > 8 * standard_error
     for half in (low, ~low):
         assert abs(outcomes[half].mean() - values_seen[half].mean()) < 4 * standard_error
+
+
+def test_several_opponents_of_one_kind_sit_under_names_of_their_own() -> None:
+    env = ShutTheBoxMatchEnv(opponents=("random", "highest-first", "random"), seat=1,
+                             baseline=False)
+    assert env.config.players == ("random 1", "agent", "highest-first", "random 2")
+    assert [type(env.opponents[s]).__name__ for s in (0, 2, 3)] == [
+        "RandomStrategy", "HighestFirstStrategy", "RandomStrategy"]
+    _, info = env.reset(seed=5)
+    done = False
+    while not done:
+        _, _, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert env.match.is_over

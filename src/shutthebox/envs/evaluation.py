@@ -225,13 +225,13 @@ def policy_chances(act: BatchPolicy, nodes: DecisionNodes, actions: int, batch: 
 def evaluate(policy: Any, task: str | gymnasium.Env[Any, Any], batch: int = BATCH) -> Evaluation:
     """The exact expected return and regret of ``policy`` on a task (a registered id such as
     ``shutthebox/Turn-Classic-Score-v0``, or an environment): a turn of any rules and reward;
-    or a deciding round of two players against the optimal player
-    (``shutthebox/Match-Classic-Single-v0``, either seat), where the return is the chance to
-    win (a tie counted half).
+    or a deciding round against optimal players (``shutthebox/Match-Classic-Single-v0``,
+    either seat of two; ``shutthebox/Match-Classic-Single4-v0``, the agent first of four),
+    where the return is the share of the win (a k-way tie counted 1/k).
 
     Raises:
-        PolicyError: a match other than a deciding round of two against the optimal player,
-            or a policy or answers that cannot be read.
+        PolicyError: a match other than such a deciding round, or a policy or answers that
+            cannot be read.
     """
     env = _environment(task)
     name = env.spec.id if env.spec is not None else repr(env)
@@ -253,38 +253,41 @@ def evaluate(policy: Any, task: str | gymnasium.Env[Any, Any], batch: int = BATC
 
 def _deciding_round(policy: Any, env: ShutTheBoxMatchEnv, name: str,
                     batch: int) -> Evaluation:
-    """A deciding round against the optimal player: after the agent's turn, the optimal
-    player plays to beat its score; before it, the agent sees the optimal player's score
-    posted, one evaluation for each score it can post."""
-    from shutthebox.solver.players import win_share, win_solution
+    """A deciding round against optimal players: after the agent's turn, each later player
+    plays to win (:func:`~shutthebox.solver.players.round_objective`); second of two, the
+    agent sees the optimal player's score posted, one evaluation for each score it can post."""
+    from shutthebox.solver.players import round_objective, win_solution
+    from shutthebox.solver.rounds import solve_round
 
     rules = env.rules
-    if env.config.format.kind is not FormatKind.SINGLE or len(env.config.players) != 2 \
-            or env.opponent_names != ("optimal",):
+    players = len(env.config.players)
+    if env.config.format.kind is not FormatKind.SINGLE \
+            or set(env.opponent_names) != {"optimal"} or (players > 2 and env.seat != 0):
         raise PolicyError(f"cannot evaluate a policy on {name} exactly: a match task is "
-                          f"evaluated as a deciding round (format single) of two players "
-                          f"against the optimal player, not {env.config.format} against "
-                          f"{', '.join(env.opponent_names)}")
+                          f"evaluated as a deciding round (format single) against optimal "
+                          f"players, the agent first (or second of two), not "
+                          f"{env.config.format} against {', '.join(env.opponent_names)} "
+                          f"from seat {env.seat}")
     act = as_batch_policy(policy, rules)
     nodes = decision_nodes(rules)
-    masks = np.arange(1 << rules.tiles)
     scores = score_array(rules)
     scale = score_scale(rules)
 
     def turn_value(posted: tuple[int, ...]) -> float:
         def show(observations: Observations) -> npt.NDArray[np.float64]:
             count = len(observations["phase"])
-            seats = np.zeros((count, 6))
+            seats = np.zeros((count, 3 * players))
             if posted:                  # the optimal player, seat 0, has posted its score
-                seats[:, 0], seats[:, 2] = 1.0, min(abs(posted[0]) / scale, 1.0)
+                seats[:, 0] = 1.0
+                seats[:, players] = min(abs(posted[0]) / scale, 1.0)
             return np.hstack([observations["open"], observations["roll"] / 6,
                               observations["phase"][:, None], seats])
         reads_turns = hasattr(policy, "choose")     # a player reads the turn itself
         dice_chance, move_chance = policy_chances(act, nodes, env.actions, batch,
                                                   None if reads_turns else show)
-        later = 0 if posted else 1
-        finals = np.array([win_share(rules, int(scores[m]), posted, later) for m in masks])
-        values = policy_values(nodes, finals, dice_chance, move_chance, np.zeros(len(masks)))
+        finals = round_objective(rules, posted, players - 1 - len(posted)).final_values(rules)
+        values = policy_values(nodes, finals, dice_chance, move_chance,
+                               np.zeros(len(finals)))
         return float(values[rules.full])
 
     if env.seat == 0:
@@ -297,4 +300,5 @@ def _deciding_round(policy: Any, env: ShutTheBoxMatchEnv, name: str,
             if not (ends_it and m == 0):    # a shut box has won before the agent plays
                 by_score[int(scores[m])] = by_score.get(int(scores[m]), 0.0) + p
         value = sum(p * turn_value((score,)) for score, p in by_score.items())
-    return Evaluation(name, value, float(env.baseline.solution.win[env.seat]), nodes.count)
+    return Evaluation(name, value, float(solve_round(rules, players).win[env.seat]),
+                      nodes.count)

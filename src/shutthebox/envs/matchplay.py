@@ -83,8 +83,12 @@ class ShutTheBoxMatchEnv(Travelling, gym.Env[npt.NDArray[np.float64], int]):
         self.rules = make_rules(rules, rule_fields)
         self.seat = seat
         self.opponent_names = tuple(names)
-        seats = list(names)
-        seats.insert(seat, AGENT)
+        self.strategies = list(names)
+        """The computer player of each seat by name (the agent's seat holds ``agent``)."""
+        self.strategies.insert(seat, AGENT)
+        seats = [name if self.strategies.count(name) == 1
+                 else f"{name} {self.strategies[:s + 1].count(name)}"
+                 for s, name in enumerate(self.strategies)]   # names in a match differ
         self.config = MatchConfig(self.rules, GameFormat.parse(format), tuple(seats))
         self._rng = random.Random()
         self._seeded = False
@@ -102,7 +106,7 @@ class ShutTheBoxMatchEnv(Travelling, gym.Env[npt.NDArray[np.float64], int]):
         """The computer players by seat, drawing their chances from the environment's
         generator."""
         return {s: make_strategy(name, self.rules, self._rng)
-                for s, name in enumerate(self.config.players) if s != self.seat}
+                for s, name in enumerate(self.strategies) if s != self.seat}
 
     _rebuilt = ("opponents",)
 

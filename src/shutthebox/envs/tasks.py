@@ -41,7 +41,8 @@ class Task:
     reward: str = "score"
     """The turn's reward (turn tasks)."""
     format: str | None = None
-    """The match format (match tasks, two players against the ``optimal`` player)."""
+    """The match format (match tasks, against ``opponents`` optimal players)."""
+    opponents: int = 1
     recommended: bool = False
     kwargs: dict[str, Any] = field(default_factory=dict, compare=False)
 
@@ -64,8 +65,13 @@ class Task:
             env = ShutTheBoxEnv(rules=self.rules, reward=self.reward)
             return float(solve(env.rules, env.objective).value())
         from shutthebox.envs.matchplay import ShutTheBoxMatchEnv
+        from shutthebox.solver.rounds import solve_round
 
-        match_env = ShutTheBoxMatchEnv(rules=self.rules, format=self.format)
+        match_env = ShutTheBoxMatchEnv(rules=self.rules, format=self.format,
+                                       opponents=("optimal",) * self.opponents,
+                                       baseline=False)
+        if self.format == "single":
+            return float(solve_round(match_env.rules, self.opponents + 1).win[match_env.seat])
         return float(match_env.baseline.solution.win[match_env.seat])
 
     def entry(self) -> tuple[str, dict[str, Any]]:
@@ -74,8 +80,8 @@ class Task:
             return ("shutthebox.envs.single:ShutTheBoxEnv",
                     {"rules": self.rules, "reward": self.reward, **self.kwargs})
         return ("shutthebox.envs.matchplay:ShutTheBoxMatchEnv",
-                {"rules": self.rules, "format": self.format, "opponents": ("optimal",),
-                 **self.kwargs})
+                {"rules": self.rules, "format": self.format,
+                 "opponents": ("optimal",) * self.opponents, **self.kwargs})
 
 
 SUITE = (
@@ -102,6 +108,9 @@ SUITE = (
     Task("shutthebox/Match-Classic-Single-v0",
          "one deciding round against the optimal player, the agent first", "classic",
          format="single"),
+    Task("shutthebox/Match-Classic-Single4-v0",
+         "one deciding round of four, the agent first against three optimal players",
+         "classic", format="single", opponents=3),
     Task("shutthebox/Match-Classic-Rounds3-v0",
          "three rounds against the optimal player, the lowest total wins", "classic",
          format="rounds:3"),
