@@ -323,7 +323,8 @@ class LiveFeed:
                 found = service.state_in_memory(game_id, sent, known)
                 try:
                     if found is None:
-                        found = await self.blocking(service.state, game_id, sent)
+                        found = await service.state_async(game_id, sent) \
+                            or await self.blocking(service.state, game_id, sent)
                 except DBAPIError:
                     return DATABASE_AWAY_CLOSE, "the database is not answering"
                 if found["event_count"] <= sent:

@@ -24,8 +24,8 @@ from sqlalchemy import select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
-from shutthebox.errors import ShutTheBoxError
-from shutthebox.match import GameFormat, Match, MatchConfig, PendingKind
+from shutthebox.errors import LogError, ShutTheBoxError
+from shutthebox.match import GameFormat, Match, MatchConfig, PendingKind, advance
 from shutthebox.narration import format_text, rules_text
 from shutthebox.rules import Rules
 from shutthebox.strategies import check_strategy
@@ -282,22 +282,35 @@ class GameService:
     async def state_async(self, game_id: str, since: int = 0) -> dict[str, Any] | None:
         """:meth:`state` (as a watcher without a seat reads it) on the event loop, on
         PostgreSQL: from the game in memory, once one small query (through the writer of
-        :meth:`act_async`) has found it as far on as the database. None when that is not
-        at hand: :meth:`state` then answers, in the thread pool.
+        :meth:`act_async`) has found it as far on as the database, or brought it there
+        with the events another process stored. None when that is not at hand:
+        :meth:`state` then answers, in the thread pool.
 
         :raises sqlalchemy.exc.DBAPIError: the database is not answering.
         """
-        loaded = self.cache.games.get(game_id)
+        cache = self.cache
+        loaded = cache.games.get(game_id)
         if self._moves is None or loaded is None or game_id in self._in_flight:
             return None
-        count = await self._moves.event_count(game_id)
-        if count != loaded.count or game_id in self._in_flight \
-                or self.cache.games.get(game_id) is not loaded:
+        before = loaded.count
+        found = await self._moves.events_since(game_id, before)
+        if found is None or loaded.count != before or game_id in self._in_flight \
+                or cache.games.get(game_id) is not loaded:
             return None
-        lock = self.cache.lock(game_id)
+        count, news = found
+        lock = cache.lock(game_id)
         if not lock.acquire(blocking=False):    # a computer's step, in a thread
             return None
         try:
+            if count != before:                 # moved on by another process
+                if loaded.match is None or len(news) != count - before:
+                    return None
+                try:
+                    advance(loaded.match, loaded.match.events + news)
+                except LogError:
+                    cache.forget(game_id)
+                    return None
+                loaded.stored = None
             return self._state(game_id, loaded, since, [])
         finally:
             lock.release()

@@ -34,6 +34,7 @@ from typing import Any, cast
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
+from shutthebox.web.codec import loads
 from shutthebox.web.storage.queries import Move, NewGame, hot_sql_for
 
 log = logging.getLogger(__name__)
@@ -47,6 +48,11 @@ NOTIFY_CHANNEL = "shutthebox_events"
 """The PostgreSQL channel on which stored batches of events are announced (payload: the
 process that stored them, then the game id and new event count of each, ``process
 id:count id:count``; see :func:`announcements` and :func:`heard`)."""
+EVENTS_SINCE = (
+    "SELECT games.event_count, (SELECT json_agg(events.data ORDER BY events.position) "
+    "FROM events WHERE events.game_id = games.id AND events.position >= %(since)s) "
+    "FROM games WHERE games.id = %(id)s")
+"""A game's event count and its events from the ``since``-th on (texts in a JSON array)."""
 PAYLOAD_BYTES = 7_000
 """The most an announcement holds (PostgreSQL takes up to 8,000 bytes)."""
 PROCESS = ""
@@ -146,13 +152,17 @@ class AsyncWriter:
         assert one is not None          # (a writer of PostgreSQL)
         await self.fetch_one(*one)
 
-    async def event_count(self, game_id: str) -> int | None:
-        """The number of stored events of the game, or None if there is no such game.
+    async def events_since(self, game_id: str, since: int
+                           ) -> tuple[int, list[dict[str, Any]]] | None:
+        """The number of stored events of the game and its events from the ``since``-th on,
+        in one query; None if there is no such game.
 
         :raises sqlalchemy.exc.DBAPIError: the database is not answering.
         """
-        found = await self.fetch_one(self.sql.count, {"id": game_id})
-        return None if found is None else int(found[0])
+        found = await self.fetch_one(EVENTS_SINCE, {"id": game_id, "since": since})
+        if found is None:
+            return None
+        return int(found[0]), [loads(data) for data in found[1] or []]
 
     async def fetch_one(self, statement: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
         """The first row the statement answers (None: no row), committed.
