@@ -323,8 +323,13 @@ class GameService:
         if loaded is None or count is None or loaded.count < count \
                 or game_id in self._in_flight:     # (a move not yet stored)
             return None
-        with self.cache.lock(game_id):      # not while a computer's step changes it
+        lock = self.cache.lock(game_id)
+        if not lock.acquire(blocking=False):    # a thread has it, perhaps for a query
+            return None
+        try:
             return self._state(game_id, loaded, since, [])
+        finally:
+            lock.release()
 
     def list_games(self, tokens: list[str]) -> list[dict[str, Any]]:
         """The games these tokens hold seats in, newest first."""

@@ -39,11 +39,12 @@ from shutthebox.web.storage.queries import Move, NewGame, hot_sql_for
 
 log = logging.getLogger(__name__)
 
-CONNECTIONS = 16
+CONNECTIONS = 32
 """Connections of a process's asyncio writer (opened as moves in flight at once need them;
 beyond this, or beyond what the database's ``max_connections`` leaves, they wait for one).
-Each commit waits for the disk, which PostgreSQL syncs once for all the commits waiting:
-the more moves in flight, the more a sync carries."""
+A move holds its connection until the event loop takes its answer, after the commit's disk
+sync, which PostgreSQL makes once for all the commits waiting: the more moves in flight,
+the more a sync carries."""
 NOTIFY_CHANNEL = "shutthebox_events"
 """The PostgreSQL channel on which stored batches of events are announced (payload: the
 process that stored them, then the game id and new event count of each, ``process
