@@ -29,7 +29,7 @@ from shutthebox.web.bounds import MAX_EVENT
 from shutthebox.web.cache import GameNotFoundError
 from shutthebox.web.guard import NO_GAME_CLOSE, Receive, Scope, Send
 from shutthebox.web.service import GameService
-from shutthebox.web.storage import NOTIFY_CHANNEL, Announcer, heard, is_postgresql
+from shutthebox.web.storage import NOTIFY_CHANNEL, Announcer, News, heard, is_postgresql
 from shutthebox.web.view import Batch
 
 log = logging.getLogger(__name__)
@@ -125,7 +125,8 @@ class LiveHub:
     def _stored(self, game_id: str, batch: Batch | None) -> None:
         self._wake(game_id, batch)
         if self._announcer is not None:
-            self._announcer.tell(game_id, batch.count if batch is not None else None)
+            self._announcer.tell(News(game_id, None) if batch is None else News(
+                game_id, batch.count, batch.since, batch.over, batch.message))
 
     def known_count(self, game_id: str) -> int | None:
         """The game's event count as this process last heard it (None if unknown)."""
@@ -200,14 +201,21 @@ class LiveHub:
                     for game_id in list(self._watchers):
                         self._wake(game_id)
                     async for notice in conn.notifies():
-                        for game_id, count in heard(notice.payload):
-                            self._wake(game_id, count=count)
+                        for news in heard(notice.payload):
+                            self._wake(news.game_id, _batch(news), news.until)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.debug("live listener lost its connection", exc_info=True)
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)
+
+
+def _batch(news: News) -> Batch | None:
+    """The batch another process stored, when its announcement carries its message."""
+    if news.message is None or news.since is None or news.until is None:
+        return None
+    return Batch(news.since, news.until, news.message, news.over)
 
 
 def moved_on(connection: Connection, known: dict[str, int]) -> Sequence[Any]:

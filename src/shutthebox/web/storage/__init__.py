@@ -18,7 +18,13 @@ from shutthebox.web.storage.engine import (
     safe_url,
     upgrade,
 )
-from shutthebox.web.storage.postgresql import NOTIFY_CHANNEL, Announcer, AsyncWriter, heard
+from shutthebox.web.storage.postgresql import (
+    NOTIFY_CHANNEL,
+    Announcer,
+    AsyncWriter,
+    News,
+    heard,
+)
 from shutthebox.web.storage.queries import (
     Move,
     NewGame,
@@ -36,7 +42,7 @@ from shutthebox.web.storage.sqlite import Checkpointer, SqliteWriter
 
 __all__ = [
     "ANSWERS", "EVENTS", "GAMES", "NOTIFY_CHANNEL", "RESULTS", "SEATS", "Announcer",
-    "AsyncWriter", "Checkpointer", "Move", "NewGame", "SqliteWriter", "StorageError",
+    "AsyncWriter", "Checkpointer", "Move", "NewGame", "News", "SqliteWriter", "StorageError",
     "append_events", "create_game", "default_url", "driver_error", "event_count", "heard",
     "is_postgresql", "load_events", "make_engine", "now", "record_results", "safe_url",
     "store_move", "store_new_game", "upgrade",

@@ -29,12 +29,12 @@ import contextlib
 import logging
 import os
 import uuid
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
-from shutthebox.web.codec import loads
+from shutthebox.web.codec import dumps, loads
 from shutthebox.web.storage.queries import Move, NewGame, hot_sql_for
 
 log = logging.getLogger(__name__)
@@ -46,9 +46,9 @@ A move holds its connection until the event loop takes its answer, after the com
 sync, which PostgreSQL makes once for all the commits waiting: the more moves in flight,
 the more a sync carries."""
 NOTIFY_CHANNEL = "shutthebox_events"
-"""The PostgreSQL channel on which stored batches of events are announced (payload: the
-process that stored them, then the game id and new event count of each, ``process
-id:count id:count``; see :func:`announcements` and :func:`heard`)."""
+"""The PostgreSQL channel on which stored batches of events are announced (payload: a JSON
+object, the process that stored them and each batch's :class:`News`; see
+:func:`announcements` and :func:`heard`)."""
 EVENTS_SINCE = (
     "SELECT games.event_count, (SELECT json_agg(events.data ORDER BY events.position) "
     "FROM events WHERE events.game_id = games.id AND events.position >= %(since)s) "
@@ -69,43 +69,65 @@ _name_process()
 os.register_at_fork(after_in_child=_name_process)
 
 
-def announcements(counts: dict[str, int | None]) -> list[str]:
-    """The payloads announcing that this process stored the games' events up to their
-    counts (None: a count not at hand), as few as fit.
+class News(NamedTuple):
+    """A batch of a game's events stored by a process: the game's event count after it,
+    ``until`` (None: not at hand), and when at hand the count before it, whether the game
+    is over and the live message of the batch, which the other processes send their
+    watchers as is."""
 
-    >>> [p.split(" ", 1)[1] for p in announcements({"0f3a": 12, "77b1": None})]
-    ['0f3a:12 77b1:']
+    game_id: str
+    until: int | None
+    since: int | None = None
+    over: bool = False
+    message: str | None = None
+
+
+def announcements(news: list[News]) -> list[str]:
+    """The payloads announcing the batches this process stored, as few as fit (a message
+    too long for a payload is left out: the watchers read the state instead).
+
+    >>> [loads(p)["n"] for p in announcements([News("0f3a", 12, 10, False, "{}"),
+    ...                                        News("77b1", None)])]
+    [[['0f3a', 12, 10, False, '{}'], ['77b1', None, None, False, None]]]
     """
-    payloads, parts, size = [], [PROCESS], len(PROCESS)
-    for game_id, count in counts.items():
-        part = f"{game_id}:{'' if count is None else count}"
-        if size + len(part) + 1 > PAYLOAD_BYTES and len(parts) > 1:
-            payloads.append(" ".join(parts))
-            parts, size = [PROCESS], len(PROCESS)
-        parts.append(part)
-        size += len(part) + 1
-    if len(parts) > 1:
-        payloads.append(" ".join(parts))
+    payloads: list[str] = []
+    items: list[str] = []
+    size = 0
+    for item in news:
+        text = dumps(list(item))
+        if len(text) > PAYLOAD_BYTES // 2:
+            text = dumps(list(item._replace(message=None)))
+        if items and size + len(text) > PAYLOAD_BYTES:
+            payloads.append(_payload(items))
+            items, size = [], 0
+        items.append(text)
+        size += len(text) + 1
+    if items:
+        payloads.append(_payload(items))
     return payloads
 
 
-def heard(payload: str) -> list[tuple[str, int | None]]:
-    """The games and event counts (None: not said) an announcement tells of; none if this
-    process made it (it has told its own watchers already).
+def _payload(items: list[str]) -> str:
+    return f'{{"p": "{PROCESS}", "n": [{",".join(items)}]}}'
 
-    >>> heard("another 0f3a:12 77b1:")
-    [('0f3a', 12), ('77b1', None)]
-    >>> heard(announcements({"0f3a": 12})[0])
+
+def heard(payload: str) -> list[News]:
+    """The batches an announcement tells of; none if this process made it (it has told its
+    own watchers already), or if it cannot be read.
+
+    >>> heard('{"p": "another", "n": [["0f3a", 12, 10, false, "{}"]]}')
+    [News(game_id='0f3a', until=12, since=10, over=False, message='{}')]
+    >>> heard(announcements([News("0f3a", 12)])[0])
     []
     """
-    process, *parts = payload.split(" ")
-    if process == PROCESS:
+    try:
+        found = loads(payload)
+        if found["p"] == PROCESS:
+            return []
+        return [News(str(game_id), until, since, bool(over), message)
+                for game_id, until, since, over, message in found["n"]]
+    except (ValueError, KeyError, TypeError):
         return []
-    found: list[tuple[str, int | None]] = []
-    for part in parts:
-        game_id, _, count = part.partition(":")
-        found.append((game_id, int(count) if count.isdigit() else None))
-    return found
 
 
 class AsyncWriter:
@@ -252,29 +274,29 @@ class Announcer:
     def __init__(self, engine: Engine) -> None:
         self.url = engine.url.set(drivername="postgresql").render_as_string(
             hide_password=False)
-        self._counts: dict[str, int | None] = {}
+        self._news: dict[str, News] = {}
         self._connection: Any = None
         self._sending: asyncio.Task[None] | None = None
 
-    def tell(self, game_id: str, count: int | None) -> None:
-        """Announce the game's events up to ``count`` (from the event loop)."""
-        known = self._counts.get(game_id)
-        self._counts[game_id] = count if known is None or count is None else max(known, count)
+    def tell(self, news: News) -> None:
+        """Announce a batch (from the event loop); of a game's batches not yet sent, the
+        last one only."""
+        self._news[news.game_id] = news
         if self._sending is None or self._sending.done():
             self._sending = asyncio.get_running_loop().create_task(self._send())
 
     async def _send(self) -> None:
         import psycopg
 
-        while self._counts:
-            counts, self._counts = self._counts, {}
+        while self._news:
+            news, self._news = list(self._news.values()), {}
             try:
                 if self._connection is None:
                     self._connection = await psycopg.AsyncConnection.connect(
                         self.url, autocommit=True)
                 await self._connection.execute(
                     "SELECT pg_notify(%s, payload) FROM unnest(CAST(%s AS text[])) AS payload",
-                    (NOTIFY_CHANNEL, announcements(counts)))
+                    (NOTIFY_CHANNEL, announcements(news)))
             except Exception:
                 log.debug("announcement failed", exc_info=True)
                 connection, self._connection = self._connection, None
