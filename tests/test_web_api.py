@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
 from shutthebox.match import GameFormat, Match, MatchConfig, replay
-from shutthebox.narration import chances_text
+from shutthebox.narration import chances_text, format_text
 from shutthebox.rules import Rules
 from shutthebox.solver import solve
 from shutthebox.web import create_app
@@ -637,15 +637,32 @@ def test_the_state_tells_the_game_in_the_narrations_words(client: TestClient) ->
     assert later["events_text"] == expected[seat_events + 3:]
 
 
+def test_the_new_game_forms_choices_are_the_rules_own_words(client: TestClient) -> None:
+    from shutthebox.rules import MoveRule, OneDie
+
+    choices = client.get("/api/choices").json()
+    one_die = {c["value"]: c["text"] for c in choices["one_die"]}
+    assert set(one_die) == {v.value for v in OneDie}
+    for value, words in one_die.items():
+        described = dict(Rules(one_die=OneDie(value)).describe())["one die"]
+        assert described.startswith(words)
+    moves = {c["value"]: c["text"] for c in choices["moves"]}
+    assert moves == {v.value: dict(Rules(moves=v).describe())["moves"] for v in MoveRule}
+    formats = [c["value"] for c in choices["format"]]
+    assert "single" in formats and "battle" in formats
+    assert all(c["text"] == format_text(GameFormat.parse(c["value"]), None)
+               for c in choices["format"])
+
+
 def test_the_page_keeps_no_words_of_the_game_of_its_own() -> None:
     """No script of the page holds the rules, formats or events in words: the server sends
     them (the page keeps only the words of the page itself: buttons, keys, forms)."""
     from shutthebox.narration import format_text
     from shutthebox.rules import PRESETS
 
-    scripts = Path(__file__).resolve().parent.parent / "src/shutthebox/web/static/js"
-    assert not (scripts / "words.js").exists()
-    text = "\n".join(p.read_text() for p in scripts.glob("*.js"))
+    static = Path(__file__).resolve().parent.parent / "src/shutthebox/web/static"
+    assert not (static / "js/words.js").exists()
+    text = "\n".join(p.read_text() for p in [*static.glob("js/**/*.js"), static / "index.html"])
     meanings = {meaning for p in PRESETS.values() for name, meaning in p.rules.describe()
                 if name not in ("tiles", "max tiles per roll")}  # numbers the form checks
     formats = {format_text(GameFormat.parse(f), r) for f in

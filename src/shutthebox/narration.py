@@ -20,14 +20,22 @@ A player named "You" is spoken to: "Your turn", "You play first", "You shut the 
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from enum import Enum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from shutthebox.dice import format_roll
 from shutthebox.formats import FormatKind, GameFormat
 from shutthebox.match import Event, Match, format_money
 from shutthebox.phrases import join_words
-from shutthebox.rules import Rules
+from shutthebox.rules import (
+    FORCED_WORDS,
+    MOVE_WORDS,
+    ONE_DIE_WORDS,
+    SCORING_WORDS,
+    SHUT_BOX_WORDS,
+    Rules,
+)
 from shutthebox.strategies import format_move
 from shutthebox.tiles import mask_of
 
@@ -87,6 +95,25 @@ def title_text(fmt: GameFormat, round_number: int | None, stake: int, pot: int) 
     """
     pot_words = f" · pot {format_money(pot)}" if stake else ""
     return format_text(fmt, round_number) + pot_words
+
+
+def choices() -> dict[str, list[dict[str, str]]]:
+    """Each choice of a rule and each format, in words: by form field, a list of its values
+    (as the API takes them) with their words (those of :meth:`Rules.describe` and
+    :func:`format_text`; a format with its usual number).
+
+    >>> choices()["one_die"][1]
+    {'value': 'low-sum', 'text': 'when the open tiles sum to 6 or less'}
+    """
+    def listed(words: Mapping[Any, str]) -> list[dict[str, str]]:
+        return [{"value": str(value).lower(), "text": text} for value, text in words.items()
+                if value is not None]
+
+    return {"one_die": listed(ONE_DIE_WORDS), "one_die_forced": listed(FORCED_WORDS),
+            "moves": listed(MOVE_WORDS), "scoring": listed(SCORING_WORDS),
+            "instant_win": listed(SHUT_BOX_WORDS),
+            "format": [{"value": kind.value, "text": format_text(GameFormat.parse(kind), None)}
+                       for kind in FormatKind]}
 
 
 def chances_text(p_shut: float, expected_score: float) -> str:

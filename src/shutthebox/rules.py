@@ -73,6 +73,24 @@ LOW_SUM_LIMIT = 6
 HIGH_TILE = 7
 """The lowest of the tiles that must all be shut for :attr:`OneDie.HIGH_SHUT`."""
 
+ONE_DIE_WORDS = {
+    OneDie.NEVER: "never: two dice always",
+    OneDie.LOW_SUM: f"when the open tiles sum to {LOW_SUM_LIMIT} or less",
+    OneDie.HIGH_SHUT: f"when every tile {HIGH_TILE} and up is shut",
+}
+"""Each rule of the one die in words (:meth:`Rules.describe`'s, and the web form's)."""
+FORCED_WORDS = {True: "forced", False: "the player chooses"}
+MOVE_WORDS = {MoveRule.ANY: "any tiles adding up to the total",
+              MoveRule.DICE: "the total, or either or both dice faces"}
+SCORING_WORDS = {Scoring.SUM: "sum of open tiles (lower wins)",
+                 Scoring.DIGITS: "open tiles read as one number (lower wins)",
+                 Scoring.COVERED: "sum of shut tiles (higher wins)"}
+SHUT_BOX_WORDS: dict[bool | None, str] = {
+    True: "wins the match at once", False: "best score, play goes on",
+    None: "wins at once in a single round; in multi-round formats scores 0 for the round"}
+FIRST_PLAYER_WORDS = {FirstPlayer.SEAT: "seat order", FirstPlayer.LOWEST: "lowest roll starts",
+                      FirstPlayer.HIGHEST: "highest roll starts"}
+
 
 def _choice(enum: type[StrEnum], field: str, value: object) -> Any:
     try:
@@ -234,28 +252,17 @@ class Rules:
 
     def describe(self) -> list[tuple[str, str]]:
         """The rules as (name, meaning) rows for people."""
-        one_die = {
-            OneDie.NEVER: "never: two dice always",
-            OneDie.LOW_SUM: f"when the open tiles sum to {LOW_SUM_LIMIT} or less",
-            OneDie.HIGH_SHUT: f"when every tile {HIGH_TILE} and up is shut",
-        }[self.one_die]
+        one_die = ONE_DIE_WORDS[self.one_die]
         if self.one_die is not OneDie.NEVER:
-            one_die += " (forced)" if self.one_die_forced else " (the player chooses)"
+            one_die += f" ({FORCED_WORDS[self.one_die_forced]})"
         return [
             ("tiles", f"1 to {self.tiles}"),
             ("one die", one_die),
-            ("moves", "any tiles adding up to the total" if self.moves is MoveRule.ANY
-             else "the total, or either or both dice faces"),
+            ("moves", MOVE_WORDS[self.moves]),
             ("max tiles per roll", "no limit" if self.max_tiles is None else str(self.max_tiles)),
-            ("scoring", {Scoring.SUM: "sum of open tiles (lower wins)",
-                         Scoring.DIGITS: "open tiles read as one number (lower wins)",
-                         Scoring.COVERED: "sum of shut tiles (higher wins)"}[self.scoring]),
-            ("shut box", {True: "wins the match at once", False: "best score, play goes on",
-                          None: "wins at once in a single round; in multi-round formats "
-                                "scores 0 for the round"}[self.instant_win]),
-            ("first player", {FirstPlayer.SEAT: "seat order",
-                              FirstPlayer.LOWEST: "lowest roll starts",
-                              FirstPlayer.HIGHEST: "highest roll starts"}[self.first_player]),
+            ("scoring", SCORING_WORDS[self.scoring]),
+            ("shut box", SHUT_BOX_WORDS[self.instant_win]),
+            ("first player", FIRST_PLAYER_WORDS[self.first_player]),
         ]
 
     def replace(self, **changes: Any) -> Rules:

@@ -12,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.match import parse_stake
+from shutthebox.narration import choices as choices_in_words
 from shutthebox.rules import PRESETS, Rules, preset
 from shutthebox.strategies import STRENGTHS
 from shutthebox.web.bounds import MAX_EVENT, MAX_SEATS
@@ -114,6 +115,12 @@ def presets() -> list[dict[str, Any]]:
     """The named rule sets."""
     return [{"name": p.name, "summary": p.summary, "source": p.source,
              "rules": p.rules.to_dict()} for p in PRESETS.values()]
+
+
+@router.get("/choices")
+def choices() -> dict[str, list[dict[str, str]]]:
+    """Each rule's choices and each format, in words (the new-game form's)."""
+    return choices_in_words()
 
 
 @router.get("/strengths")

@@ -107,6 +107,7 @@ function anyToken(gameId) {
 
 export const presets = () => request("/api/presets");
 export const strengths = () => request("/api/strengths");
+export const choices = () => request("/api/choices");
 
 export async function createGame(spec) {
   const state = await request("/api/games", { method: "POST", body: spec });

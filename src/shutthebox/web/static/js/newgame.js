@@ -1,4 +1,5 @@
 // The new-game screen: players (here, computer, or a friend's seat), rules, format, stake.
+// The choices of each rule and format come from the server, in its words.
 
 import * as api from "./api.js";
 import { $, el } from "./dom.js";
@@ -28,7 +29,7 @@ export function init(go) {
   addSeat("You", "here");
   addSeat("Computer", "computer:hard");
   updateNumber();
-  ready = loadPresets();
+  ready = loadChoices().then(loadPresets);
 }
 
 export async function show() {
@@ -83,6 +84,22 @@ function updateNumber() {
   const label = NUMBER_LABEL[kind];
   $("format-number-label").hidden = !label;
   if (label) $("format-number-label").firstChild.textContent = `${label} `;
+}
+
+/** Fills the rule and format selects with the server's choices (a rule keeps "as the rule
+ * set", its first option). */
+async function loadChoices() {
+  try {
+    const choices = await api.choices();
+    for (const [field, options] of Object.entries(choices)) {
+      const select = $(field === "format" ? "format" : `rule-${field}`);
+      if (!select) continue;
+      const kept = field === "format" ? [] : [select.options[0]];
+      select.replaceChildren(...kept, ...options.map((o) => el("option", { value: o.value }, o.text)));
+    }
+    $("format").value = "single";
+    updateNumber();
+  } catch (error) { $("new-error").textContent = error.message; }
 }
 
 async function loadPresets() {
