@@ -16,7 +16,7 @@ export async function show(id) {
       el("p", {}, el("a", { href: "/history", "data-link": "" }, "Back to my games")));
     return;
   }
-  $("review-title").textContent = `Review: ${state.title}`;
+  $("review-title").textContent = `Review: ${state.format_text}`;
   const unit = review.unit || "points";
   const rows = review.decisions.map((d, i) =>
     el("tr", { className: d.costly ? "costly" : "" },
