@@ -96,6 +96,37 @@ def test_you_are_spoken_to_and_a_tie_reads_as_one() -> None:
     assert winners_line(match) == "You win!"
 
 
+@pytest.mark.parametrize("game_format", ["rounds:2", "battle", "elimination:30"])
+def test_the_terminal_says_the_narrations_sentences(game_format: str) -> None:
+    """Each line the terminal prints for an event is shutthebox.narration's sentence (the
+    one the server sends the page), coloured, and a turn's steps without the player."""
+    from rich.text import Text
+
+    from shutthebox.narration import tell
+
+    match = Match(MatchConfig(Rules(), GameFormat.parse(game_format), ("You", "Ann [x]"),
+                              stake=50))
+    rng, player = random.Random(4), HighestFirstStrategy()
+    while not match.is_over:
+        pending = match.pending
+        if pending.is_chance:
+            match.roll(rng)
+        else:
+            assert pending.turn is not None
+            match.decide(player.choose(pending.turn, match.situation()))
+    kinds = set()
+    for event in match.events:
+        told, line = tell(event, match), narrate(event, match)
+        assert (told is None) == (line is None), event
+        if told is None or line is None:
+            continue
+        kinds.add(event["type"])
+        shown = told.brief if told.brief is not None else told.text
+        assert Text.from_markup(line).plain == ("  " if told.step else "") + shown
+        assert "[x]" in told.text or "Ann" not in told.text   # a name is text, never markup
+    assert {"roll", "shut", "winner", "payout"} <= kinds
+
+
 def test_the_board_says_when_one_die_is_forced() -> None:
     rules = preset("encyclopedia")   # one die, forced, once 7 and up are shut
     assert one_die_note(rules, rules.full) is None
