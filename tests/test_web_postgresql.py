@@ -153,6 +153,35 @@ def test_the_writer_answers_a_database_error_then_connects_afresh(engine: Engine
     assert stored(engine, game)["count"] == 2
 
 
+def test_a_restart_of_the_database_costs_one_failed_move_not_one_a_connection(
+        engine: Engine) -> None:
+    """Every connection of the writer ended at once (as a restart of PostgreSQL ends them):
+    the first move fails with a database error (503), and the writer lets the other idle
+    connections go with it, so the next moves are stored."""
+    games = [new_game(engine, f"{n:032x}") for n in range(8)]
+    writer = AsyncWriter(engine)
+    url = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+    async def play() -> list[Any]:
+        assert await asyncio.gather(*[writer.store(Move(g, 0, [{"type": "roll"}]))
+                                      for g in games]) == [True] * 8
+        assert len(writer._idle) > 1
+        with psycopg.connect(url, autocommit=True) as admin:
+            for connection in writer._idle:
+                admin.execute("SELECT pg_terminate_backend(%s)",
+                              (connection.info.backend_pid,))
+        outcomes: list[Any] = []
+        for game in games:
+            try:
+                outcomes.append(await writer.store(Move(game, 1, [{"type": "shut"}])))
+            except DBAPIError as error:
+                outcomes.append(type(error))
+        await writer.close()
+        return outcomes
+
+    assert asyncio.run(play()) == [OperationalError] + [True] * 7
+
+
 def test_moves_in_flight_at_once_use_at_most_the_writers_connections(
         engine: Engine) -> None:
     games = [new_game(engine, f"{n:032x}") for n in range(20)]

@@ -135,9 +135,11 @@ class AsyncWriter:
 
     Connections are opened when first needed (at most ``connections``) and kept; one that
     fails is closed, and the next statement opens another, so that a database that went
-    away and came back is used again without a restart. Errors are SQLAlchemy's, as the
-    rest of the server knows them (:class:`~sqlalchemy.exc.DBAPIError`: 503, its
-    :class:`~sqlalchemy.exc.IntegrityError`: an answer's key stored first).
+    away and came back is used again without a restart. One found cut (a restart of the
+    database, say) has the idle ones closed too: they were made before it. Errors are
+    SQLAlchemy's, as the rest of the server knows them
+    (:class:`~sqlalchemy.exc.DBAPIError`: 503, its :class:`~sqlalchemy.exc.IntegrityError`:
+    an answer's key stored first).
     """
 
     def __init__(self, engine: Engine, connections: int = CONNECTIONS) -> None:
@@ -201,6 +203,8 @@ class AsyncWriter:
             row = await cursor.fetchone()
         except BaseException as error:
             if connection is not None:
+                if connection.broken:       # the server went away: so did the others
+                    await self.close()
                 await self._drop(connection)
             if isinstance(error, psycopg.Error):
                 raise cast(DBAPIError, DBAPIError.instance(
