@@ -1,5 +1,5 @@
-"""The exact expected return and regret of a whole policy on a turn task, or its exact chance
-to win a deciding round against the optimal player, in one call.
+"""The exact expected return and regret of a whole policy on a turn task, or its exact share
+of the win in a deciding round against optimal players, in one call.
 
 :func:`evaluate` shows the policy every decision node of the turn at once (the dice choices
 and every roll that admits a move, from every set of open tiles, reachable or not), in the
@@ -14,8 +14,9 @@ A policy is any of:
   environment's observation dict with a leading batch axis, ``masks`` the ``np.int8`` action
   masks ``[batch, actions]``; it returns the actions ``[batch]`` (a deterministic policy) or
   their probabilities ``[batch, actions]`` (a stochastic one);
-- a model with Stable-Baselines3's ``predict`` (its greedy policy; the masks are passed to
-  ``predict`` when it takes them, as sb3-contrib's ``MaskablePPO`` does);
+- a model with Stable-Baselines3's ``predict``: its greedy play among the legal actions (for
+  an actor-critic policy, the best legal logit read from the network; otherwise ``predict``
+  with the masks where it takes them, as sb3-contrib's ``MaskablePPO`` does);
 - a computer player with ``choose(state, situation)`` (:mod:`shutthebox.players.simple`).
 
 An illegal action ends the turn as the environment does (``on_illegal="end"``: nothing more is
@@ -123,19 +124,34 @@ def _model_policy(model: Any) -> BatchPolicy:
 def _actor_critic_policy(policy: Any) -> BatchPolicy:
     """The greedy action of a Stable-Baselines3 actor-critic policy (PPO, A2C, MaskablePPO):
     the best legal logit, read from the network without building the distributions
-    ``predict`` builds (most of its time on thousands of actions). It is the action
-    ``predict(..., deterministic=True)`` takes with the masks, but where two logits are
-    nearly equal: ``predict`` compares them after normalising in single precision, which can
-    make them tie."""
+    ``predict`` builds (most of its time on thousands of actions). When the last layer is
+    linear, only the legal actions' logits are computed: a few per node, of thousands. It is
+    the action ``predict(..., deterministic=True)`` takes with the masks, but where two
+    logits are nearly equal: ``predict`` compares them after normalising in single
+    precision, which can make them tie."""
     import torch
 
     def act(observations: Observations, masks: npt.NDArray[np.int8]) -> npt.NDArray[Any]:
         with torch.no_grad():
             tensor, _ = policy.obs_to_tensor(observations)
             features = policy.extract_features(tensor, policy.pi_features_extractor)
-            logits = policy.action_net(policy.mlp_extractor.forward_actor(features))
-            logits[torch.as_tensor(masks == 0)] = -torch.inf
-            return np.asarray(logits.argmax(dim=1).cpu().numpy())
+            latent = policy.mlp_extractor.forward_actor(features)
+            layer = policy.action_net
+            if not isinstance(layer, torch.nn.Linear):
+                logits = layer(latent)
+                logits[torch.as_tensor(masks == 0)] = -torch.inf
+                return np.asarray(logits.argmax(dim=1).cpu().numpy())
+            rows, columns = np.nonzero(masks)
+            at_rows, at_columns = torch.as_tensor(rows), torch.as_tensor(columns)
+            legal = (latent[at_rows] * layer.weight[at_columns]).sum(dim=1)
+            if layer.bias is not None:
+                legal += layer.bias[at_columns]
+            values = legal.cpu().numpy()
+        best_first = np.lexsort((columns, -values, rows))  # ties: the lowest action
+        actions = np.zeros(len(masks), dtype=np.int64)
+        chosen_rows, first = np.unique(rows[best_first], return_index=True)
+        actions[chosen_rows] = columns[best_first][first]
+        return actions
     return act
 
 

@@ -10,8 +10,11 @@ actions, so each step is one decision (or roll) of the agent.
 Actions are those of :class:`~shutthebox.envs.single.ShutTheBoxEnv` (a tile mask, or
 ``2**N`` / ``2**N + 1`` to roll one or two dice); ``info["action_mask"]`` and
 :meth:`ShutTheBoxMatchEnv.action_masks` mark the legal ones. The observation is the
-PettingZoo environment's vector (:func:`~shutthebox.envs.multi.observation_vector`: the box,
-the roll, the phase, and each seat's posted score and total). The reward is paid at the end:
+PettingZoo environment's vector of numbers from 0 to 1
+(:func:`~shutthebox.envs.multi.observation_vector`: the box, the roll, the phase, and each
+seat's posted score and total, each over its scale;
+:func:`~shutthebox.envs.multi.observation_meaning` names every index). The reward is paid
+at the end:
 1 for a win, ``1/k`` for a k-way shared win, 0 otherwise. Where the solver knows the match
 (two players), ``info["optimal_value"]`` is the agent's exact chance to win from here if both
 players play optimally (0 once the match is over): the baseline a learner is measured by
