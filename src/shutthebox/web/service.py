@@ -7,7 +7,12 @@ applied to the game's :class:`Match`, and stored with its answer in one transact
 is acknowledged. Dice are rolled here, never by the client. Computer seats and roll-offs are
 played by :mod:`shutthebox.web.computers`, one stored step at a time, never inside a request.
 
-The methods are blocking (database work); the app runs them in its thread pool.
+The methods are blocking (database work); the app runs them in its thread pool. On
+PostgreSQL a move, a new game and a watcher's read also come as coroutines
+(:meth:`GameService.act_async`, :meth:`~GameService.create_async`,
+:meth:`~GameService.state_async`) that the event loop runs when what they need is in memory,
+their database work one statement through psycopg's asyncio driver
+(:mod:`shutthebox.web.storage.postgresql`).
 """
 
 from __future__ import annotations
