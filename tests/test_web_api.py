@@ -622,6 +622,7 @@ def test_the_state_tells_the_game_in_the_narrations_words(client: TestClient) ->
     assert state["rules_text"] == rules_text(Rules.from_dict(state["rules"]))
     assert Rules.from_dict(state["rules"]).tiles == preset("family-12").tiles == 12
     assert "6 or less" in state["rules_text"]            # Rules.describe(), not the page's
+    assert state["pending"]["text"] == "Waiting for Ann to roll…"
     play_out(client, state, state["tokens"])
     final = client.get(f"/api/games/{state['id']}").json()
     match = stored_match(client, state["id"])
@@ -669,6 +670,7 @@ def test_the_page_keeps_no_words_of_the_game_of_its_own() -> None:
                ("solo", "single", "rounds:3", "elimination", "loser-at", "race", "battle")
                for r in (None, 2)}
     fragments = {"or less", "playing perfectly", "two dice always", "lowest wins", "Race to",
-                 "Loser at", "share the win", "has no move", "plays first", "puts in", "takes seat"}
+                 "Loser at", "share the win", "choosing one die", "nothing is rolled",
+                 "has no move", "plays first", "puts in", "takes seat"}
     for words in sorted(meanings | formats | fragments):
         assert words not in text, words

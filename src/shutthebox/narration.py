@@ -20,14 +20,15 @@ A player named "You" is spoken to: "Your turn", "You play first", "You shut the 
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, NamedTuple
 
 from shutthebox.dice import format_roll
 from shutthebox.formats import FormatKind, GameFormat
-from shutthebox.match import Event, Match, format_money
+from shutthebox.match import Event, Match, PendingKind, format_money
 from shutthebox.phrases import join_words
+from shutthebox.players.base import Role
 from shutthebox.rules import (
     FORCED_WORDS,
     MOVE_WORDS,
@@ -114,6 +115,38 @@ def choices() -> dict[str, list[dict[str, str]]]:
             "instant_win": listed(SHUT_BOX_WORDS),
             "format": [{"value": kind.value, "text": format_text(GameFormat.parse(kind), None)}
                        for kind in FormatKind]}
+
+
+def waiting_text(match: Match, computer: bool) -> str | None:
+    """What the match waits for, as someone watching reads it (None: nobody's step);
+    ``computer``: whether the seat to act is a computer's.
+
+    >>> from shutthebox.match import MatchConfig
+    >>> waiting_text(Match(MatchConfig(Rules(), GameFormat.parse("single"), ("Ann", "Bo"))),
+    ...              False)
+    'Waiting for Ann to roll…'
+    """
+    pending = match.pending
+    if match.is_over or pending.seat is None or pending.kind is PendingKind.ROLL_OFF:
+        return None
+    name = match.players[pending.seat]
+    if computer:
+        return f"{name} (computer) is playing…"
+    if pending.kind is PendingKind.CHOOSE_DICE:
+        return f"{subject(name, 'is', 'are')} choosing one die or two…"
+    roll = pending.turn.roll if pending.turn is not None else None
+    if pending.kind is PendingKind.SHUT and roll:
+        verb = ("shut" if not pending.role.in_battle else
+                "stand up" if pending.role is Role.STAND else "knock down")
+        being = "are" if name == YOU else "is"
+        return f"{name} rolled {format_roll(roll)} and {being} choosing tiles to {verb}…"
+    return f"Waiting for {name} to roll…"
+
+
+def joining_text(names: Sequence[str]) -> str:
+    """A game waiting for friends to take their seats, in a sentence."""
+    return f"Waiting for {join_words(list(names)) or 'players'} to join: nothing is rolled " \
+           "until every seat is taken."
 
 
 def chances_text(p_shut: float, expected_score: float) -> str:

@@ -10,7 +10,14 @@ from typing import Any
 
 from shutthebox.dice import format_roll
 from shutthebox.match import GameFormat, Match, PendingKind, format_money
-from shutthebox.narration import format_text, rules_text, tell, title_text
+from shutthebox.narration import (
+    format_text,
+    joining_text,
+    rules_text,
+    tell,
+    title_text,
+    waiting_text,
+)
 from shutthebox.rules import Rules
 from shutthebox.tiles import tiles_of
 from shutthebox.web.cache import LoadedGame
@@ -68,7 +75,9 @@ def game_view(game_id: str, loaded: LoadedGame, since: int, you: list[int]
         return {**common, "status": "waiting", "pot": 0, "pot_text": format_money(0),
                 "pending": {"kind": "join", "seat": None, "role": "join", "human": False,
                             "roll": None, "roll_text": None, "dice": None, "legal": [],
-                            "dice_choices": []},
+                            "dice_choices": [], "text": joining_text(
+                                [s.name for s in seats
+                                 if s.kind is SeatKind.OPEN and not s.joined])},
                 "board": list(tiles_of(rules.full)),
                 "round": 0, "round_scores": {}, "totals": [0] * len(seats),
                 "active": [True] * len(seats), "winners": [], "losers": [],
@@ -87,22 +96,25 @@ def game_view(game_id: str, loaded: LoadedGame, since: int, you: list[int]
 
 def pending_view(match: Match, seats: list[Seat]) -> dict[str, Any]:
     """What the match waits for: its kind, the seat and role, whether a person at the table
-    acts, the roll to shut tiles for (also in words), the dice and the legal choices."""
+    acts, the roll to shut tiles for (also in words), the dice, the legal choices, and what
+    the game waits for in words."""
     pending = match.pending
     turn = pending.turn
     shut = turn is not None and pending.kind is PendingKind.SHUT
+    computer = pending.seat is not None and seats[pending.seat].kind is SeatKind.COMPUTER
     roll = turn.roll if shut and turn is not None and turn.roll else None
     return {
         "kind": pending.kind, "seat": pending.seat, "role": pending.role,
         "human": pending.seat is not None and pending.kind is not PendingKind.ROLL_OFF
-        and seats[pending.seat].kind is not SeatKind.COMPUTER,
+        and not computer,
         "roll": list(roll) if roll else None,
         "roll_text": format_roll(roll) if roll else None,
         "dice": turn.dice if turn is not None else None,
         "legal": [list(tiles_of(m)) for m in turn.legal_actions()]
         if shut and turn is not None else [],
         "dice_choices": list(turn.legal_actions())
-        if turn is not None and pending.kind is PendingKind.CHOOSE_DICE else []}
+        if turn is not None and pending.kind is PendingKind.CHOOSE_DICE else [],
+        "text": waiting_text(match, computer)}
 
 
 def events_text(loaded: LoadedGame, since: int) -> list[str | None]:

@@ -82,22 +82,11 @@ function statusText(g, mine) {
     if (!view.lastEnd || view.lastEnd.shut_box || view.lastEnd.pass || !view.lastEnd.text) return "Game over.";
     return `${view.lastEnd.text}. Game over.`;
   }
-  if (g.status === "waiting") {
-    const open = (g.seats || []).filter((s) => s.kind === "open" && !s.joined).map((s) => s.name);
-    return `Waiting for ${open.length ? open.join(" and ") : "players"} to join: nothing is rolled until every seat is taken.`;
-  }
+  if (g.status === "waiting") return p.text;
   const battle = String(g.format).startsWith("battle");
   let head = "";
   if (view.lastEnd && view.lastEnd.text && !(p.kind === "shut")) head = `${view.lastEnd.text}. `;
-  if (!mine) {
-    if (seatKind(g, p.seat).kind === "computer") return `${head}${who} (computer) is playing…`;
-    if (p.kind === "choose-dice") return `${head}${who} is choosing one die or two…`;
-    if (p.kind === "shut" && p.roll) {
-      const verb = !battle ? "shut" : p.role === "stand" ? "stand up" : "knock down";
-      return `${who} rolled ${p.roll_text} and is choosing tiles to ${verb}…`;
-    }
-    return `${head}Waiting for ${who} to roll…`;
-  }
+  if (!mine) return `${head}${p.text || ""}`;      // what the game waits for, in the server's words
   const single = mySeats().size === 1;
   if (p.kind === "roll") return head + (single ? "Your roll: press Roll or Enter." : `${who}: roll the dice.`);
   if (p.kind === "choose-dice") return `${head}${who}: roll one die or two?`;
