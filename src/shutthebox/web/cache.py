@@ -97,6 +97,9 @@ class GameCache:
         self.games: dict[str, LoadedGame] = {}
         self.holders: dict[str, tuple[str, int]] = {}
         self.locks: dict[str, threading.RLock] = {}
+        self.storing: set[str] = set()
+        """Games whose move is being stored from the event loop: in memory, each is ahead
+        of the database until its statement answers."""
         self._guard = threading.Lock()
 
     def lock(self, game_id: str) -> threading.RLock:
@@ -116,6 +119,8 @@ class GameCache:
         cached = self.games.get(game_id)
         if cached is not None and cached.count == count:
             return cached
+        if cached is not None and cached.count > count and game_id in self.storing:
+            return read_game(db, game_id)   # as stored; the one in memory is kept
         if cached is not None and cached.match is not None and cached.count < count:
             with self.lock(game_id):        # another process moved it on: the new events
                 try:

@@ -114,9 +114,6 @@ class GameService:
         connection of its own, its writers queueing in order."""
         self._moves = AsyncWriter(engine) if engine.dialect.name == "postgresql" else None
         """On PostgreSQL, the writer of :meth:`act_async`."""
-        self._in_flight: set[str] = set()
-        """Games whose move :meth:`act_async` is storing (the game in memory is ahead of
-        the database until it answers)."""
         self._dice = random.SystemRandom()
 
     def close(self) -> None:
@@ -295,11 +292,11 @@ class GameService:
         """
         cache = self.cache
         loaded = cache.games.get(game_id)
-        if self._moves is None or loaded is None or game_id in self._in_flight:
+        if self._moves is None or loaded is None or game_id in self.cache.storing:
             return None
         before = loaded.count
         found = await self._moves.events_since(game_id, before)
-        if found is None or loaded.count != before or game_id in self._in_flight \
+        if found is None or loaded.count != before or game_id in self.cache.storing \
                 or cache.games.get(game_id) is not loaded:
             return None
         count, news = found
@@ -326,7 +323,7 @@ class GameService:
         events (a count heard of, from this process or another); None if it has not."""
         loaded = self.cache.games.get(game_id)
         if loaded is None or count is None or loaded.count < count \
-                or game_id in self._in_flight:     # (a move not yet stored)
+                or game_id in self.cache.storing:     # (a move not yet stored)
             return None
         lock = self.cache.lock(game_id)
         if not lock.acquire(blocking=False):    # a thread has it, perhaps for a query
@@ -435,12 +432,12 @@ class GameService:
         holder = cache.holders.get(token_hash(token))
         loaded = cache.games.get(game_id)
         if holder is None or holder[0] != game_id or loaded is None or \
-                (seat is not None and seat != holder[1]) or game_id in self._in_flight:
+                (seat is not None and seat != holder[1]) or game_id in self.cache.storing:
             return None
         lock = cache.lock(game_id)
         if not lock.acquire(blocking=False):
             return None
-        self._in_flight.add(game_id)
+        self.cache.storing.add(game_id)
         try:
             before = loaded.count
             try:
@@ -469,7 +466,7 @@ class GameService:
                 return None
             self._stored(game_id, loaded, stored)
         finally:
-            self._in_flight.discard(game_id)
+            self.cache.storing.discard(game_id)
             lock.release()
         self.notify(game_id, waiting_for(loaded), batch)
         return body
