@@ -1,8 +1,12 @@
 // The review (/review/ID): every decision against perfect play, with its cost in the unit of
 // the objective, and the server's judgement: which moves were mistakes, and its verdict line
-// per player (the coach's one threshold, not the page's own).
+// per player (the coach's one threshold, not the page's own); then what a learner reads: each
+// player's accuracy and luck against skill, their mistakes by size, the chart of their chance
+// to win (or expected score) move by move, and why each costly move was worse, all in the
+// server's words.
 
 import * as api from "./api.js";
+import { valueChart } from "./chart.js";
 import { $, el, fill } from "./dom.js";
 
 export async function show(id) {
@@ -19,7 +23,7 @@ export async function show(id) {
   $("review-title").textContent = `Review: ${state.format_text}`;
   const unit = review.unit || "points";
   const rows = review.decisions.map((d, i) =>
-    el("tr", { className: d.costly ? "costly" : "" },
+    el("tr", { className: d.costly ? "costly" : "", "data-index": d.index },
       el("td", { "data-label": "Move" }, `${i + 1}. ${d.player}`),
       el("td", { "data-label": "Open tiles" }, d.open.join(" ")),
       el("td", { "data-label": "Roll" }, d.roll && d.phase === "shut" ? d.roll.join(" + ") : "dice choice"),
@@ -30,8 +34,30 @@ export async function show(id) {
     el("p", {}, el("a", { href: `/games/${id}`, "data-link": "" }, "Back to the game")),
     el("ul", { className: "verdicts" }, ...review.verdicts.map((line) => el("li", {}, line))),
     review.note ? el("p", { className: "note" }, review.note) : null,
+    learner(review, box.clientWidth),
     review.decisions.length ? el("table", { className: "review stack" },
       el("caption", {}, `Every decision; costs are in ${unit === "percentage points" ? "percentage points of the chance to win" : "points of expected score"} against perfect play. Costly moves are marked ✗.`),
       el("thead", {}, el("tr", {}, ...["Move", "Open tiles", "Roll", "Played", "Best", `Cost (${unit})`].map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, ...rows)) : el("p", {}, "No decisions were made in this game yet."));
+}
+
+/** Each player's accuracy and luck against skill, mistakes by size, the chart and the marks. */
+function learner(review, room) {
+  const players = review.players || [];
+  if (!players.length) return null;
+  const sizes = Object.keys(review.thresholds || {});
+  const marks = (review.chart && review.chart.marks) || [];
+  return el("section", { className: "learner", "aria-labelledby": "learner-title" },
+    el("h2", { id: "learner-title" }, "How each player played"),
+    ...players.map((p) => el("div", { className: "player-lesson", "data-player": p.player },
+      el("p", { className: "accuracy" }, p.accuracy_sentence),
+      el("p", { className: "luck" }, p.sentence))),
+    el("table", { className: "sizes" },
+      el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), el("th", { scope: "col" }, "Accuracy"),
+        ...sizes.map((size) => el("th", { scope: "col" }, (review.chart && review.chart.legend[size]) || size)))),
+      el("tbody", {}, ...players.map((p) => el("tr", {}, el("th", { scope: "row" }, p.player),
+        el("td", {}, p.accuracy.toFixed(1)), ...sizes.map((size) => el("td", { "data-size": size }, String(p.sizes[size] ?? 0))))))),
+    valueChart(review, room),
+    marks.length ? el("ol", { className: "marks" }, ...marks.map((m) =>
+      el("li", { className: `mark-text ${m.size}`, "data-size": m.size, "data-index": m.index }, m.text))) : null);
 }

@@ -1,0 +1,96 @@
+"""The review a learner reads on the page: the coach's analysis of a game (accuracy, luck
+against skill, mistakes by size and why) and the words of its chart, made here so that the
+page only draws and shows what it is sent.
+
+The chart plots each player's value after every roll and decision (``moments``): the chance
+to win in percent, or the expected score alone. Its title, its description for screen
+readers, its axes' labels and its figures in words come with it, as does a sentence for each
+marked decision.
+
+>>> chart = chart_words({"players": [{"player": "Bo", "unit": "points",
+...     "measure": "expected score"}], "moments": [
+...     {"index": -1, "kind": "start", "player": None, "values": {}, "size": None},
+...     {"index": 4, "kind": "roll", "player": "Bo", "values": {"Bo": 11.5}, "size": None},
+...     {"index": 5, "kind": "end", "player": None, "values": {"Bo": 9.0}, "size": None}],
+...     "marks": []}, [])
+>>> chart["title"], chart["scale"]
+('Expected score, move by move', 1.0)
+>>> chart["figures"]
+['Bo: 11.50 points after the first roll, 9.00 at the end; lowest 9.00, highest 11.50.']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+SIZE_WORDS = {"inaccuracy": "an inaccuracy", "mistake": "a mistake", "blunder": "a blunder"}
+
+
+def _plain(value: float, by_chance: bool) -> str:
+    # rounded first, so that a chance a hair below zero does not read "-0.0 %"
+    return (f"{round(value * 100, 1) or 0.0:.1f} %" if by_chance
+            else f"{round(value, 2) or 0.0:.2f}")
+
+
+def _shown(value: float, by_chance: bool) -> str:
+    return _plain(value, by_chance) + ("" if by_chance else " points")
+
+
+def _first_place(moment: Mapping[str, Any]) -> str:
+    return {"start": "at the start", "roll-off": "after the roll-off"}.get(
+        moment["kind"], "after the first roll" if moment["kind"] == "roll"
+        else "after the first move")
+
+
+def chart_words(analysis: Mapping[str, Any], decisions: Sequence[Mapping[str, Any]]
+                ) -> dict[str, Any]:
+    """The chart of an analysis's dictionary in words: ``title``, ``description``,
+    ``x_label``, ``y_label``, ``scale`` (100 for a chance, shown in percent, else 1),
+    ``percent``, ``figures`` (one sentence a player: where their value started and ended,
+    its lowest and highest) and ``marks`` (one sentence for each marked decision, by move
+    number as the review's table counts them, with why the best was better when it was
+    costly)."""
+    players = analysis["players"]
+    by_chance = bool(players) and players[0]["unit"] == "chance"
+    measure = "Chance to win" if by_chance else (
+        players[0]["measure"].capitalize() if players else "Value")
+    moments = analysis["moments"]
+    figures = []
+    for player in players:
+        name = player["player"]
+        known = [m for m in moments if name in m["values"]]
+        if not known:
+            continue
+        values = [m["values"][name] for m in known]
+        last = known[-1]
+        end = "at the end" if last["kind"] == "end" else "now"
+        figures.append(
+            f"{name}: {_shown(values[0], by_chance)} {_first_place(known[0])}, "
+            f"{_plain(values[-1], by_chance)} {end}; lowest {_plain(min(values), by_chance)}, "
+            f"highest {_plain(max(values), by_chance)}.")
+    move_of = {d["index"]: number for number, d in enumerate(decisions, 1) if "index" in d}
+    marks = []
+    for mark in analysis["marks"]:
+        unit = mark["unit"]
+        sentence = (f"Move {move_of.get(mark['index'], '?')}, {mark['player']}: "
+                    f"{SIZE_WORDS.get(mark['size'], mark['size'])}, costing "
+                    f"{mark['cost']:.2f} {unit}.")
+        if mark.get("why"):
+            sentence += f" {mark['why']}"
+        marks.append({"index": mark["index"], "move": move_of.get(mark["index"]),
+                      "player": mark["player"], "size": mark["size"], "text": sentence})
+    sizes = ", ".join(f"{SIZE_WORDS[size]} as a {shape}" for size, shape in
+                      (("inaccuracy", "small circle"), ("mistake", "circle"),
+                       ("blunder", "cross")))
+    description = (
+        f"{measure} of each player after every roll and decision of the game, "
+        f"{'from 0 to 100 %' if by_chance else 'in points'}; the decisions that cost "
+        f"something are marked on the mover's line: {sizes}. The figures follow in words.")
+    return {"title": f"{measure}, move by move", "description": description,
+            "x_label": "each roll and decision, in order",
+            "y_label": "chance to win (%)" if by_chance else (
+                players[0]["measure"] if players else "value"),
+            "scale": 100.0 if by_chance else 1.0, "percent": by_chance,
+            "figures": figures, "marks": marks,
+            "legend": {size: size.capitalize() for size in SIZE_WORDS}}
