@@ -160,3 +160,26 @@ def test_the_review_page_shows_the_chart_and_the_sentences(browser: Browser,  # 
     shot(page, "review-learner", full_page=True)
     page.context.close()
     assert errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+def test_the_statistics_show_the_rating_its_line_and_likeness(browser: Browser,  # noqa: F811
+                                                              server: Server) -> None:
+    api: Any = ServerClient(server)
+    for _ in range(2):
+        made = server.post("/api/games", {"players": [
+            {"name": "Eve"}, {"name": "Bot", "computer": "medium"}]}).json()
+        play_worst(api, made, made["tokens"]["0"])
+    rating = server.get("/api/stats?player=Eve").json()["rating"]
+    assert rating["games"] == 2 and len(rating["history"]) == 3
+    page, errors = open_page(browser)
+    page.goto(f"{server.url}/stats?player=Eve")
+    page.wait_for_selector("#stats .rating svg.rating-line path.line")
+    assert page.inner_text("#stats .rating-text") == rating["text"]
+    assert page.locator("#stats svg.rating-line > title").text_content() == rating[
+        "history_title"]
+    assert rating["history_text"] in page.inner_text("#stats .rating")
+    shot(page, "stats-rating", full_page=True)
+    page.context.close()
+    assert errors == []

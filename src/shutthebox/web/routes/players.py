@@ -1,5 +1,6 @@
 """The players: everyone with a finished game, and a player's statistics (counted in
-:mod:`shutthebox.web.stats`) beside optimal play's."""
+:mod:`shutthebox.web.stats`) beside optimal play's, with their rating
+(:mod:`shutthebox.web.ratings`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 from shutthebox.names import clean_name
 from shutthebox.web import advice
 from shutthebox.web.deps import ClientKey, ServiceDep, WorkDep
+from shutthebox.web.ratings import player_rating
 from shutthebox.web.service import GameService
 from shutthebox.web.stats import PlayerStats, finished_players, player_results
 from shutthebox.web.work import SolverWork
@@ -21,15 +23,18 @@ router = APIRouter()
 async def player_stats(service: GameService, work: SolverWork, name: str,
                        client: str) -> dict[str, Any]:
     """The statistics of the player ``name`` (cleaned first), with optimal play's scores
-    under the rules the player played most.
+    under the rules the player played most and their ``rating`` (None before a rated
+    game).
 
     :raises ShutTheBoxError: a bad name.
     :raises GameNotFoundError: the player has no finished game.
     """
     name = clean_name(name)
     found = PlayerStats(name, await run_in_threadpool(player_results, service.engine, name))
-    return found.to_dict(await work.ask([client], advice.optimal_distribution,
-                                        found.rules.to_dict()))
+    answer = found.to_dict(await work.ask([client], advice.optimal_distribution,
+                                          found.rules.to_dict()))
+    answer["rating"] = await run_in_threadpool(player_rating, service.engine, name)
+    return answer
 
 
 @router.get("/players")

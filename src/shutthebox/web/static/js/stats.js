@@ -2,6 +2,7 @@
 // a chart of their scores against the exact distribution of perfect play.
 
 import * as api from "./api.js";
+import { ratingLine } from "./chart.js";
 import { $, el, fill, svg } from "./dom.js";
 
 export async function show(name) {
@@ -42,6 +43,11 @@ export async function show(name) {
   fill(box, 
     el("h2", { className: "name" }, s.player),
     el("table", { className: "facts-table" }, el("tbody", {}, ...rows.map(([k, v]) => el("tr", {}, el("th", { scope: "row" }, k), el("td", {}, String(v)))))),
+    s.rating ? el("section", { className: "rating", "aria-labelledby": "rating-title" },
+      el("h3", { id: "rating-title" }, "Rating"),
+      el("p", { className: "rating-text" }, s.rating.text),
+      ratingLine(s.rating),
+      el("p", { className: "note" }, s.rating.history_text)) : null,
     solo,
     el("h3", {}, "Scores against perfect play"),
     chart(s, box.clientWidth));
