@@ -623,7 +623,15 @@ def test_the_state_tells_the_game_in_the_narrations_words(client: TestClient) ->
     assert Rules.from_dict(state["rules"]).tiles == preset("family-12").tiles == 12
     assert "6 or less" in state["rules_text"]            # Rules.describe(), not the page's
     assert state["pending"]["text"] == "Waiting for Ann to roll…"
-    play_out(client, state, state["tokens"])
+    assert state["pending"]["prompt"] == "Your roll: press Roll or Enter."
+    assert state["pending"]["prompt_named"] == "Ann: roll the dice."
+    path, body = first_legal(state)   # Ann's roll
+    rolled = client.post(path, json=body, headers=bearer(state["tokens"]["0"])).json()
+    roll = rolled["pending"]["roll"]
+    assert rolled["pending"]["prompt"] == (
+        f"You rolled {rolled['pending']['roll_text']}: shut tiles adding up to {sum(roll)}.")
+    assert rolled["pending"]["prompt_named"].startswith("Ann rolled ")
+    play_out(client, rolled, state["tokens"])
     final = client.get(f"/api/games/{state['id']}").json()
     match = stored_match(client, state["id"])
     seat_events = len(final["events"]) - len(match.events)

@@ -143,6 +143,31 @@ def waiting_text(match: Match, computer: bool) -> str | None:
     return f"Waiting for {name} to roll…"
 
 
+def prompt_text(match: Match, named: bool) -> str | None:
+    """What the player whose step it is is asked to do, spoken to them (None: nobody's
+    step); ``named``: address the seat by its name, as at a table of several people on one
+    screen, rather than as "you".
+
+    >>> from shutthebox.match import MatchConfig
+    >>> match = Match(MatchConfig(Rules(), GameFormat.parse("single"), ("Ann", "Bo")))
+    >>> prompt_text(match, False), prompt_text(match, True)
+    ('Your roll: press Roll or Enter.', 'Ann: roll the dice.')
+    """
+    pending = match.pending
+    if match.is_over or pending.seat is None or pending.kind is PendingKind.ROLL_OFF:
+        return None
+    name = match.players[pending.seat]
+    if pending.kind is PendingKind.CHOOSE_DICE:
+        return f"{name}: roll one die or two?" if named else "Roll one die or two?"
+    roll = pending.turn.roll if pending.turn is not None else None
+    if pending.kind is PendingKind.SHUT and roll:
+        verb = ("shut" if not pending.role.in_battle else
+                "stand up" if pending.role is Role.STAND else "knock down")
+        return (f"{name if named else 'You'} rolled {format_roll(roll)}: {verb} tiles adding up "
+                f"to {sum(roll)}.")
+    return f"{name}: roll the dice." if named else "Your roll: press Roll or Enter."
+
+
 def joining_text(names: Sequence[str]) -> str:
     """A game waiting for friends to take their seats, in a sentence."""
     return f"Waiting for {join_words(list(names)) or 'players'} to join: nothing is rolled " \

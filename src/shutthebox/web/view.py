@@ -13,6 +13,7 @@ from shutthebox.match import GameFormat, Match, PendingKind, format_money
 from shutthebox.narration import (
     format_text,
     joining_text,
+    prompt_text,
     rules_text,
     tell,
     title_text,
@@ -114,7 +115,9 @@ def pending_view(match: Match, seats: list[Seat]) -> dict[str, Any]:
         if shut and turn is not None else [],
         "dice_choices": list(turn.legal_actions())
         if turn is not None and pending.kind is PendingKind.CHOOSE_DICE else [],
-        "text": waiting_text(match, computer)}
+        "text": waiting_text(match, computer),
+        "prompt": None if computer else prompt_text(match, named=False),
+        "prompt_named": None if computer else prompt_text(match, named=True)}
 
 
 def events_text(loaded: LoadedGame, since: int) -> list[str | None]:

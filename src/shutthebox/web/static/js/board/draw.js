@@ -5,7 +5,7 @@ import * as api from "../api.js";
 import { $, el, fill, clear, setUsable } from "../dom.js";
 import { drawDice } from "../dice.js";
 import { view, selectionIsLegal } from "./state.js";
-import { nameOf, mySeats, seatKind, myMove } from "./seats.js";
+import { mySeats, seatKind, myMove } from "./seats.js";
 import { showOver } from "./moments.js";
 import { toggle } from "./input.js";
 import { updateCoach } from "./coach.js";
@@ -77,22 +77,18 @@ function focusNext(mine) {
 
 function statusText(g, mine) {
   const p = g.pending;
-  const who = p.seat !== null && p.seat !== undefined ? nameOf(g, p.seat) : "";
   if (g.status === "over") {
     if (!view.lastEnd || view.lastEnd.shut_box || view.lastEnd.pass || !view.lastEnd.text) return "Game over.";
     return `${view.lastEnd.text}. Game over.`;
   }
   if (g.status === "waiting") return p.text;
-  const battle = String(g.format).startsWith("battle");
   let head = "";
   if (view.lastEnd && view.lastEnd.text && !(p.kind === "shut")) head = `${view.lastEnd.text}. `;
   if (!mine) return `${head}${p.text || ""}`;      // what the game waits for, in the server's words
-  const single = mySeats().size === 1;
-  if (p.kind === "roll") return head + (single ? "Your roll: press Roll or Enter." : `${who}: roll the dice.`);
-  if (p.kind === "choose-dice") return `${head}${who}: roll one die or two?`;
-  const target = p.roll.reduce((a, b) => a + b, 0);
-  const verb = !battle ? "shut" : p.role === "stand" ? "stand up" : "knock down";
-  let text = `${single ? "You rolled" : `${who} rolled`} ${p.roll_text}: ${verb} tiles adding up to ${target}.`;
+  // what the player is asked, in the server's words: to "you" when this browser holds one
+  // seat, by name when several people share the screen
+  let text = head + (mySeats().size === 1 ? p.prompt : p.prompt_named);
+  if (p.kind !== "shut") return text;
   if (view.selected.size) {
     const picked = [...view.selected].sort((a, b) => a - b);
     const sum = picked.reduce((a, b) => a + b, 0);
