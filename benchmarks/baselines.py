@@ -1,6 +1,7 @@
 """The task suite's baselines: for every task (:mod:`shutthebox.envs.tasks`), the exact optimum
 and the regret of the random policy, of the best simple player (highest-first or fewest-tiles)
-and of a short MaskablePPO run (sb3-contrib, the ``rl`` extra), with its seed and steps.
+and of short MaskablePPO runs (sb3-contrib, the ``rl`` extra: the mean over ``--seeds``, with
+the range, the steps and the minutes a run).
 
 Turn tasks and the deciding round are evaluated exactly (:func:`shutthebox.envs.evaluate`);
 the longer matches by playing ``--matches`` matches against the optimal player (the regret is
@@ -11,7 +12,7 @@ figures are indicative, not the best a learner can do. Prints the table; ``--mar
 it into the manual (docs/environments.md, between its markers).
 
     python benchmarks/baselines.py [--markdown] [--turn-steps 60000] [--match-steps 30000]
-                                   [--seed 0] [--matches 2000] [--tasks ID ...]
+                                   [--seeds 0 1 2] [--matches 2000] [--tasks ID ...]
 """
 
 from __future__ import annotations
@@ -136,7 +137,11 @@ def train_match(task: Task, steps: int, seed: int) -> Any:
     return model
 
 
-def measure(task: Task, turn_steps: int, match_steps: int, seed: int, matches: int) -> Row:
+def measure(task: Task, turn_steps: int, match_steps: int, seeds: list[int],
+            matches: int) -> Row:
+    """A task's row: the exact optimum and the regrets; the learner's is the mean over its
+    seeds (exact, or by play on the longer matches)."""
+    seed = seeds[0]
     began = time.perf_counter()
     optimum = task.optimum()
     exact = True
@@ -159,15 +164,22 @@ def measure(task: Task, turn_steps: int, match_steps: int, seed: int, matches: i
     bare: Any = task.make().unwrapped
     twelve = not task.is_match and bare.rules.tiles > 9
     steps = match_steps if task.is_match else TWELVE_TILE_STEPS if twelve else turn_steps
-    trained = time.perf_counter()
-    model = (train_match if task.is_match else train_turn)(task, steps, seed)
-    minutes = (time.perf_counter() - trained) / 60
-    if exact:
-        learner_text = fmt(evaluate(model, task.id).regret, optimum)
+    regrets, minutes = [], 0.0
+    for seed in seeds:
+        trained = time.perf_counter()
+        model = (train_match if task.is_match else train_turn)(task, steps, seed)
+        minutes += (time.perf_counter() - trained) / 60 / len(seeds)
+        regrets.append(evaluate(model, task.id).regret if exact
+                       else played_regret(task, model, matches, seed)[0])
+    learner_text = fmt(float(np.mean(regrets)), optimum)
+    if len(seeds) > 1:
+        learner_text += (f" ({fmt(min(regrets), optimum)} to {fmt(max(regrets), optimum)}"
+                         f" over seeds {', '.join(map(str, seeds))}")
     else:
-        regret, half = played_regret(task, model, matches, seed)
-        learner_text = f"{regret:.3f} ± {half:.3f}"
-    learner_text += f" ({steps:,} steps, seed {seed}, {minutes:.1f} min)"
+        learner_text += f" (seed {seeds[0]}"
+    learner_text += f"; {steps:,} steps, {minutes:.1f} min a run)"
+    if not exact:
+        learner_text += ", by play"
     return Row(task, optimum, random_text, heuristic_text, min(simple.values()), learner_text,
                time.perf_counter() - began)
 
@@ -176,11 +188,13 @@ def table(rows: list[Row], command: str, loads: list[float]) -> str:
     lines = [f"Measured {time.strftime('%Y-%m-%d')} by `{command}`. Machine: {machine()}; its "
              f"cores are shared with other work (load averages "
              f"{', '.join(f'{load:.1f}' for load in loads)}). Regrets are the optimum less "
-             f"the policy's expected return (the chance to win, for a match), exact unless "
-             f"given with ± (then measured by play, 95 % interval). Recommended: the best "
+             f"the policy's expected return (the share of the win, for a match), exact unless "
+             f"given with ± (then measured by play, 95 % interval) or said to be by play "
+             f"(the learner's mean over its seeds). Recommended: the best "
              f"simple player leaves at least {HEADROOM:.0%} of the optimum.",
              "",
-             "| task | optimum | random | best simple player | MaskablePPO | headroom |",
+             "| task | optimum | random | best simple player | MaskablePPO, mean (range) | "
+             "headroom |",
              "|---|---|---|---|---|---|"]
     for row in rows:
         mark = " (recommended)" if row.headroom >= HEADROOM else ""
@@ -206,14 +220,14 @@ def main() -> None:
                         help="write the table into docs/environments.md")
     parser.add_argument("--turn-steps", type=int, default=60_000)
     parser.add_argument("--match-steps", type=int, default=30_000)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--matches", type=int, default=2000)
     parser.add_argument("--tasks", nargs="*", default=[t.id for t in shutthebox.envs.SUITE])
     args = parser.parse_args()
     rows, loads = [], []
     for task_id in args.tasks:
         loads.append(os.getloadavg()[0])
-        row = measure(TASKS[task_id], args.turn_steps, args.match_steps, args.seed,
+        row = measure(TASKS[task_id], args.turn_steps, args.match_steps, args.seeds,
                       args.matches)
         rows.append(row)
         print(f"{task_id}: optimum {fmt(row.optimum, row.optimum)}, random {row.random}, "
