@@ -112,6 +112,27 @@ def test_a_solo_game_is_played_by_its_token_and_its_log_replays(client: TestClie
     assert final["winners"] == [0]
     match = stored_match(client, state["id"])
     assert match.is_over and match.round_scores[0] == int(final["round_scores"]["0"])
+    assert final["score_text"] == f"Your score: {match.round_scores[0]}"   # the server's words
+
+
+def test_a_battle_s_legend_says_what_the_marked_tiles_mean(client: TestClient) -> None:
+    from shutthebox.narration import legend_text
+
+    state = new_game(client, players=[{"name": "Ann"}, {"name": "Bo"}], format="battle")
+    assert state["score_text"] is None
+    tokens = state["tokens"]
+    legends = set()
+    while state["status"] == "playing":
+        state = wait_for_human(client, state)
+        if state["status"] != "playing":
+            break
+        match = stored_match(client, state["id"])
+        assert state["pending"]["legend"] == legend_text(match)
+        legends.add(state["pending"]["legend"])
+        path, body = first_legal(state)
+        token = tokens[str(state["pending"]["seat"])]
+        state = client.post(path, json=body, headers=bearer(token)).json()
+    assert any(legend and "knock down" in legend for legend in legends)
 
 
 def test_computer_seats_are_played_by_the_server_after_the_answer(client: TestClient) -> None:

@@ -168,6 +168,29 @@ def prompt_text(match: Match, named: bool) -> str | None:
     return f"{name}: roll the dice." if named else "Your roll: press Roll or Enter."
 
 
+def legend_text(match: Match) -> str | None:
+    """In a battle, what the marked tiles mean to the player to act (None elsewhere).
+
+    >>> from shutthebox.match import MatchConfig
+    >>> legend_text(Match(MatchConfig(Rules(), GameFormat.parse("single"), ("Ann", "Bo"))))
+    """
+    pending = match.pending
+    if match.is_over or not pending.role.in_battle:
+        return None
+    if pending.role is Role.STAND:
+        return "Marked tiles are down: stand up tiles adding up to the roll."
+    return "Marked tiles are up: knock down tiles adding up to the roll."
+
+
+def score_text(score: int) -> str:
+    """A game alone's result, spoken to its player.
+
+    >>> score_text(7)
+    'Your score: 7'
+    """
+    return f"Your score: {score}"
+
+
 def joining_text(names: Sequence[str]) -> str:
     """A game waiting for friends to take their seats, in a sentence."""
     return f"Waiting for {join_words(list(names)) or 'players'} to join: nothing is rolled " \

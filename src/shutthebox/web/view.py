@@ -13,8 +13,10 @@ from shutthebox.match import GameFormat, Match, PendingKind, format_money
 from shutthebox.narration import (
     format_text,
     joining_text,
+    legend_text,
     prompt_text,
     rules_text,
+    score_text,
     tell,
     title_text,
     waiting_text,
@@ -92,6 +94,8 @@ def game_view(game_id: str, loaded: LoadedGame, since: int, you: list[int]
         "totals": list(match.totals), "active": list(match.active),
         "winners": list(match.winners), "losers": list(match.losers),
         "payouts": {str(s): v for s, v in match.payouts.items()},
+        "score_text": score_text(match.round_scores.get(0, match.totals[0]))
+        if match.is_over and len(match.players) == 1 else None,
     }
 
 
@@ -117,7 +121,8 @@ def pending_view(match: Match, seats: list[Seat]) -> dict[str, Any]:
         if turn is not None and pending.kind is PendingKind.CHOOSE_DICE else [],
         "text": waiting_text(match, computer),
         "prompt": None if computer else prompt_text(match, named=False),
-        "prompt_named": None if computer else prompt_text(match, named=True)}
+        "prompt_named": None if computer else prompt_text(match, named=True),
+        "legend": legend_text(match)}
 
 
 def events_text(loaded: LoadedGame, since: int) -> list[str | None]:

@@ -27,10 +27,8 @@ export function render() {
   $("status").textContent = statusText(g, mine);
   const addsUp = mine && p.kind === "shut" && selectionIsLegal();
   $("status").classList.toggle("adds-up", addsUp);
-  $("legend").hidden = !(battle && g.status === "playing" && p.kind === "shut");
-  if (battle) $("legend").textContent = p.role === "stand"
-    ? "Marked tiles are down: stand up tiles adding up to the roll."
-    : "Marked tiles are up: knock down tiles adding up to the roll.";
+  $("legend").hidden = !(p.legend && g.status === "playing" && p.kind === "shut");
+  $("legend").textContent = p.legend || "";
   $("roll").hidden = !(mine && p.kind === "roll");
   $("one-die").hidden = $("two-dice").hidden = !(mine && p.kind === "choose-dice");
   $("shut").hidden = $("clear").hidden = !(mine && p.kind === "shut");

@@ -34,7 +34,7 @@ export function showOver(g) {
   if (moment.classList.contains("final") && moment.dataset.game === g.id) return;
   const solo = g.players.length === 1;
   const payouts = view.payoutLines;
-  const heading = solo ? `Your score: ${g.round_scores["0"] ?? g.totals[0]}` : view.winnerLine || "Game over";
+  const heading = (solo ? g.score_text : view.winnerLine) || "Game over";
   const final = solo ? null : roundTable(g, g.round_scores || {}, g.totals);
   moment.className = "moment final";
   moment.dataset.game = g.id;
