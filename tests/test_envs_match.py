@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import warnings
 from typing import Any
 
@@ -21,10 +22,13 @@ def test_gymnasium_checker_passes_the_match_env(fmt: str, opponents: tuple[str, 
                                                 preset: str) -> None:
     env = gymnasium.make(shutthebox.envs.MATCH_ENV_ID, opponents=opponents, format=fmt,
                          rules=preset)
+    gc.collect()   # what earlier tests left behind warns now, not as the checker's warning
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(env.unwrapped)
-    assert [str(w.message) for w in caught] == []
+    # A ResourceWarning is the garbage collector's report on some earlier object (a web
+    # test's database connection), whenever it happens to run, never the checker's.
+    assert [str(w.message) for w in caught if w.category is not ResourceWarning] == []
 
 
 @pytest.mark.parametrize(("fmt", "seat"), [("single", 1), ("elimination:45", 0),
