@@ -124,17 +124,22 @@ class ServerClient:
         return self.server.post(path, json, headers["Authorization"][len("Bearer "):])
 
 
+def worst_game(server: Server, name: str, strength: str) -> dict[str, Any]:
+    """A finished game on the real server: ``name`` plays the worst choices against a
+    computer of ``strength``."""
+    made = server.post("/api/games", {"players": [
+        {"name": name}, {"name": "Bot", "computer": strength}]})
+    assert made.status_code == 201, made.text
+    state = made.json()
+    return play_worst(ServerClient(server), state, state["tokens"]["0"])
+
+
 @pytest.mark.browser
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 def test_the_review_page_shows_the_chart_and_the_sentences(browser: Browser,  # noqa: F811
                                                            server: Server) -> None:
-    api: Any = ServerClient(server)
     for _ in range(4):
-        made = server.post("/api/games", {"players": [
-            {"name": "Ann"}, {"name": "Bot", "computer": "hard"}]})
-        assert made.status_code == 201, made.text
-        state = made.json()
-        final = play_worst(api, state, state["tokens"]["0"])
+        final = worst_game(server, "Ann", "hard")
         review = server.get(f"/api/games/{final['id']}/review").json()
         if any(m["why"] for m in review["marks"]):
             break
@@ -166,11 +171,8 @@ def test_the_review_page_shows_the_chart_and_the_sentences(browser: Browser,  # 
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 def test_the_statistics_show_the_rating_its_line_and_likeness(browser: Browser,  # noqa: F811
                                                               server: Server) -> None:
-    api: Any = ServerClient(server)
     for _ in range(2):
-        made = server.post("/api/games", {"players": [
-            {"name": "Eve"}, {"name": "Bot", "computer": "medium"}]}).json()
-        play_worst(api, made, made["tokens"]["0"])
+        worst_game(server, "Eve", "medium")
     rating = server.get("/api/stats?player=Eve").json()["rating"]
     assert rating["games"] == 2 and len(rating["history"]) == 3
     page, errors = open_page(browser)

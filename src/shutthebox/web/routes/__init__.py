@@ -3,10 +3,10 @@
 
 from fastapi import APIRouter
 
-from shutthebox.web.routes import actions, coaching, games, invites, pages, players
+from shutthebox.web.routes import actions, coaching, daily, games, invites, pages, players
 
 api_router = APIRouter(prefix="/api")
-for area in (games, actions, invites, coaching, players):
+for area in (games, actions, invites, coaching, players, daily):
     api_router.include_router(area.router)
 
 __all__ = ["api_router", "pages"]

@@ -12,7 +12,7 @@ from fastapi.staticfiles import StaticFiles
 STATIC = Path(__file__).parent.parent / "static"
 DOCS = Path(__file__).parent.parent / "docs"
 PAGE_ROUTES = ("/", "/join/{code}", "/games/{game_id}", "/history", "/stats",
-               "/review/{game_id}", "/how-to-play/{game_id}")
+               "/review/{game_id}", "/how-to-play/{game_id}", "/daily")
 
 router = APIRouter(include_in_schema=False)
 

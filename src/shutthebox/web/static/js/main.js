@@ -9,8 +9,9 @@ import * as myGames from "./history.js";
 import * as review from "./review.js";
 import * as howTo from "./howto.js";
 import * as stats from "./stats.js";
+import * as daily from "./daily.js";
 
-const VIEWS = ["new", "join", "game", "review", "howto", "history", "stats"];
+const VIEWS = ["new", "join", "game", "review", "howto", "history", "stats", "daily"];
 
 function showView(name) {
   for (const view of VIEWS) $(`view-${view}`).hidden = view !== name;
@@ -50,6 +51,10 @@ async function route(created = null, first = false) {
     showView("history");
     document.title = "Shut the Box: my games";
     await myGames.show();
+  } else if (path === "/daily") {
+    showView("daily");
+    document.title = "Shut the Box: daily box";
+    await daily.show();
   } else if (path === "/stats") {
     showView("stats");
     document.title = "Shut the Box: statistics";

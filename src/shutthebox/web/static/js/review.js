@@ -52,11 +52,12 @@ function learner(review, room) {
     ...players.map((p) => el("div", { className: "player-lesson", "data-player": p.player },
       el("p", { className: "accuracy" }, p.accuracy_sentence),
       el("p", { className: "luck" }, p.sentence))),
-    el("table", { className: "sizes" },
+    el("table", { className: "sizes stack" },
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), el("th", { scope: "col" }, "Accuracy"),
         ...sizes.map((size) => el("th", { scope: "col" }, (review.chart && review.chart.legend[size]) || size)))),
       el("tbody", {}, ...players.map((p) => el("tr", {}, el("th", { scope: "row" }, p.player),
-        el("td", {}, p.accuracy.toFixed(1)), ...sizes.map((size) => el("td", { "data-size": size }, String(p.sizes[size] ?? 0))))))),
+        el("td", { "data-label": "Accuracy" }, p.accuracy.toFixed(1)),
+        ...sizes.map((size) => el("td", { "data-size": size, "data-label": (review.chart && review.chart.legend[size]) || size }, String(p.sizes[size] ?? 0))))))),
     valueChart(review, room),
     marks.length ? el("ol", { className: "marks" }, ...marks.map((m) =>
       el("li", { className: `mark-text ${m.size}`, "data-size": m.size, "data-index": m.index }, m.text))) : null);
