@@ -9,4 +9,4 @@
 // coach (hint, coach line, personal best).
 
 export { init } from "./board/input.js";
-export { open, close, receive } from "./board/playback.js";
+export { open, close, receive, isOpen } from "./board/playback.js";

@@ -10,6 +10,7 @@ import * as review from "./review.js";
 import * as howTo from "./howto.js";
 import * as stats from "./stats.js";
 import * as daily from "./daily.js";
+import * as offline from "./offline.js";
 
 const VIEWS = ["new", "join", "game", "review", "howto", "history", "stats", "daily"];
 
@@ -99,4 +100,5 @@ $("code-form").addEventListener("submit", (event) => {
 board.init();
 newGame.init(navigate);
 join.init(navigate);
+offline.init(() => { if (!board.isOpen()) route(null, true); });
 route(null, true);

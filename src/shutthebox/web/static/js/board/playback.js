@@ -75,6 +75,11 @@ function showProgress(message) {
   bar.value = message.fraction;
 }
 
+/** Whether a game is shown and followed (false when it could not be loaded, e.g. offline). */
+export function isOpen() {
+  return view.game !== null && view.feed !== null;
+}
+
 export function close() {
   if (view.feed) view.feed.close();
   view.feed = null;
