@@ -177,10 +177,13 @@ def test_the_statistics_show_the_rating_its_line_and_likeness(browser: Browser, 
     assert rating["games"] == 2 and len(rating["history"]) == 3
     page, errors = open_page(browser)
     page.goto(f"{server.url}/stats?player=Eve")
-    page.wait_for_selector("#stats .rating svg.rating-line path.line")
+    page.wait_for_selector("#stats .rating svg.small-line path.line")
     assert page.inner_text("#stats .rating-text") == rating["text"]
-    assert page.locator("#stats svg.rating-line > title").text_content() == rating[
+    assert page.locator("#stats .rating svg.small-line > title").text_content() == rating[
         "history_title"]
+    accuracy = server.get("/api/stats?player=Eve").json()["accuracy"]
+    if accuracy is not None:     # Eve had a choice to make in one of her games
+        assert page.inner_text("#stats .accuracy-text") == accuracy["text"]
     assert rating["history_text"] in page.inner_text("#stats .rating")
     shot(page, "stats-rating", full_page=True)
     page.context.close()

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from shutthebox.coach import analyse
 from shutthebox.coach.ratings import COMPUTER_RATINGS, START, K, expected, likeness
 from tests.test_web_api import (  # noqa: F401  (fixtures)
     client,
@@ -15,6 +16,7 @@ from tests.test_web_api import (  # noqa: F401  (fixtures)
     new_game,
     play_out,
     pool,
+    stored_match,
 )
 
 
@@ -63,6 +65,14 @@ def test_a_computer_seat_stands_at_its_fixed_rating(client: TestClient) -> None:
     assert found["rating"] == pytest.approx(
         START + K * (cy - expected(START, COMPUTER_RATINGS["random"])))
     assert rating(client, "Bot") is None          # a computer's rating never moves
+    accuracy = client.get("/api/stats", params={"player": "Cy"}).json()["accuracy"]
+    (cy_played,) = [p for p in analyse(stored_match(client, final["id"]).to_log()).players
+                    if p.player == "Cy"]
+    if cy_played.decisions:
+        assert accuracy["history"] == pytest.approx([cy_played.accuracy])
+        assert accuracy["text"].startswith("Cy's accuracy over the last 1 game")
+    else:
+        assert accuracy is None
 
 
 def test_solo_games_are_not_rated(client: TestClient) -> None:  # noqa: F811

@@ -139,7 +139,7 @@ def turn_state(box: DailyBox, match: Match) -> dict[str, Any]:
 
 
 def turn_log(match: Match) -> dict[str, Any]:
-    return {"version": 1, **match.config.to_dict(), "events": match.events}
+    return match.to_log()
 
 
 def result(day: str, moves: list[Any], name: str) -> dict[str, Any]:

@@ -94,3 +94,33 @@ def chart_words(analysis: Mapping[str, Any], decisions: Sequence[Mapping[str, An
             "scale": 100.0 if by_chance else 1.0, "percent": by_chance,
             "figures": figures, "marks": marks,
             "legend": {size: size.capitalize() for size in SIZE_WORDS}}
+
+
+def accuracy_over(logs: Sequence[Mapping[str, Any]], name: str) -> dict[str, Any] | None:
+    """``name``'s accuracy in each of these finished games (the solver worker's work: the
+    coach's analysis of each, by expected score for want of a match table the server has
+    not worked out), oldest first: ``history``, ``average``, ``games``, and ``text`` and
+    ``title`` (the words of its line); None when no game of theirs had a choice to make.
+
+    :raises LogError: a log does not replay.
+    """
+    from shutthebox.coach import analyse
+    from shutthebox.web.advice import table_missing
+
+    history = []
+    for log in logs:
+        seats = [p for p in analyse(log, match_tables=table_missing(log) is None).players
+                 if p.player == name and p.decisions]
+        if seats:
+            history.append(sum(p.accuracy for p in seats) / len(seats))
+    if not history:
+        return None
+    average = sum(history) / len(history)
+    count = len(history)
+    return {"history": history, "average": average, "games": count,
+            "title": f"{name}'s accuracy, game by game",
+            "text": (f"{name}'s accuracy over the last {count} "
+                     f"{'game' if count == 1 else 'games'} with a choice to make: "
+                     f"{average:.1f} on average (100 is perfect play), "
+                     f"{history[-1]:.1f} in the last; in order: "
+                     f"{', '.join(f'{value:.0f}' for value in history)}.")}

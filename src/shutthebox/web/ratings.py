@@ -145,3 +145,4 @@ def player_rating(engine: Engine, name: str) -> dict[str, Any] | None:
             "text": (f"{name}'s rating is {rating:.0f} after {games} rated "
                      f"{'game' if games == 1 else 'games'} (Elo, every player starting at "
                      f"{START:.0f}): {name} {like}.")}
+

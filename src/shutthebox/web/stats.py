@@ -13,7 +13,7 @@ from sqlalchemy.engine import Engine
 
 from shutthebox.match import Match
 from shutthebox.rules import Rules
-from shutthebox.web.cache import GameNotFoundError
+from shutthebox.web.cache import GameNotFoundError, read_game
 from shutthebox.web.storage import RESULTS
 
 
@@ -131,3 +131,23 @@ def player_results(engine: Engine, name: str) -> list[Any]:
         raise GameNotFoundError(f"{name!r} has no finished games yet: finish a game and "
                                 "the statistics appear here")
     return list(rows)
+
+
+RECENT = 20
+"""How many of a player's last finished games their accuracy covers."""
+
+
+def recent_logs(engine: Engine, name: str, count: int = RECENT) -> list[dict[str, Any]]:
+    """The logs of ``name``'s last ``count`` finished games, oldest first."""
+    finished = func.max(RESULTS.c.finished)
+    with engine.connect() as db:
+        games = [game_id for game_id, _ in db.execute(
+            select(RESULTS.c.game_id, finished).where(RESULTS.c.player == name)
+            .group_by(RESULTS.c.game_id).order_by(finished.desc(), RESULTS.c.game_id.desc())
+            .limit(count))]
+        logs = []
+        for game_id in reversed(games):
+            match = read_game(db, game_id).match
+            if match is not None:
+                logs.append(match.to_log())
+        return logs

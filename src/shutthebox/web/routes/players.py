@@ -12,9 +12,10 @@ from starlette.concurrency import run_in_threadpool
 from shutthebox.names import clean_name
 from shutthebox.web import advice
 from shutthebox.web.deps import ClientKey, ServiceDep, WorkDep
+from shutthebox.web.learning import accuracy_over
 from shutthebox.web.ratings import player_rating
 from shutthebox.web.service import GameService
-from shutthebox.web.stats import PlayerStats, finished_players, player_results
+from shutthebox.web.stats import PlayerStats, finished_players, player_results, recent_logs
 from shutthebox.web.work import SolverWork
 
 router = APIRouter()
@@ -23,8 +24,8 @@ router = APIRouter()
 async def player_stats(service: GameService, work: SolverWork, name: str,
                        client: str) -> dict[str, Any]:
     """The statistics of the player ``name`` (cleaned first), with optimal play's scores
-    under the rules the player played most and their ``rating`` (None before a rated
-    game).
+    under the rules the player played most, their ``rating`` (None before a rated
+    game) and their ``accuracy`` over their last games (None before a choice was made).
 
     :raises ShutTheBoxError: a bad name.
     :raises GameNotFoundError: the player has no finished game.
@@ -34,6 +35,8 @@ async def player_stats(service: GameService, work: SolverWork, name: str,
     answer = found.to_dict(await work.ask([client], advice.optimal_distribution,
                                           found.rules.to_dict()))
     answer["rating"] = await run_in_threadpool(player_rating, service.engine, name)
+    logs = await run_in_threadpool(recent_logs, service.engine, name)
+    answer["accuracy"] = await work.ask([client], accuracy_over, logs, name)
     return answer
 
 

@@ -75,21 +75,20 @@ export function valueChart(review, room) {
       el("ul", { className: "figures" }, ...words.figures.map((line) => el("li", {}, line)))));
 }
 
-/** A small line of a player's rating after each rated game, with its words from the server. */
-export function ratingLine(rating) {
-  const history = rating.history || [];
-  if (history.length < 2) return null;
+/** A small line of values in order (a rating, an accuracy), with its words from the server. */
+export function smallLine(history, title, description) {
+  if (!history || history.length < 2) return null;
   const width = 240, height = 56, pad = 6;
   const low = Math.min(...history), high = Math.max(...history);
   const span = Math.max(high - low, 1);
   const x = (i) => pad + (i / (history.length - 1)) * (width - 2 * pad);
   const y = (v) => height - pad - ((v - low) / span) * (height - 2 * pad);
   const d = history.map((v, i) => `${i ? "L" : "M"}${x(i).toFixed(1)} ${y(v).toFixed(1)}`).join(" ");
-  const id = `rating-line-${++made}`;
-  return svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart rating-line", role: "img",
+  const id = `small-line-${++made}`;
+  return svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart small-line", role: "img",
     "aria-labelledby": `${id}-title`, "aria-describedby": `${id}-desc` },
-  svg("title", { id: `${id}-title` }, text(rating.history_title)),
-  svg("desc", { id: `${id}-desc` }, text(rating.history_text)),
+  svg("title", { id: `${id}-title` }, text(title)),
+  svg("desc", { id: `${id}-desc` }, text(description)),
   svg("path", { d, class: "line series-0" }),
   svg("circle", { cx: x(history.length - 1), cy: y(history[history.length - 1]), r: 3.5, class: "dot" }));
 }

@@ -2,7 +2,7 @@
 // a chart of their scores against the exact distribution of perfect play.
 
 import * as api from "./api.js";
-import { ratingLine } from "./chart.js";
+import { smallLine } from "./chart.js";
 import { $, el, fill, svg } from "./dom.js";
 
 export async function show(name) {
@@ -46,8 +46,12 @@ export async function show(name) {
     s.rating ? el("section", { className: "rating", "aria-labelledby": "rating-title" },
       el("h3", { id: "rating-title" }, "Rating"),
       el("p", { className: "rating-text" }, s.rating.text),
-      ratingLine(s.rating),
+      smallLine(s.rating.history, s.rating.history_title, s.rating.history_text),
       el("p", { className: "note" }, s.rating.history_text)) : null,
+    s.accuracy ? el("section", { className: "accuracy", "aria-labelledby": "accuracy-title" },
+      el("h3", { id: "accuracy-title" }, "Accuracy"),
+      el("p", { className: "accuracy-text" }, s.accuracy.text),
+      smallLine(s.accuracy.history, s.accuracy.title, s.accuracy.text)) : null,
     solo,
     el("h3", {}, "Scores against perfect play"),
     chart(s, box.clientWidth));
