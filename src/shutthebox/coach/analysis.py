@@ -175,13 +175,19 @@ class PlayerAnalysis:
 
         >>> print(PlayerAnalysis(0, "Bo", "expected score", -1).accuracy_sentence())
         Bo: accuracy 100.0 over 0 choices (no inaccuracies); total cost 0.00 points.
+        >>> from shutthebox.coach.review import ReviewedDecision
+        >>> one = ReviewedDecision(3, 0, "Bo", "shut", 0b111, (1, 2), 0b100, 0b100, 5.0, 5.0)
+        >>> print(PlayerAnalysis(0, "Bo", "expected score", -1, decisions=[one])
+        ...       .accuracy_sentence())
+        Bo: accuracy 100.0 over 1 choice (no inaccuracies); total cost 0.00 points.
         """
         sizes = ", ".join(f"{n} {size}{'s' if n != 1 else ''}"
                           for size, n in self.sizes().items() if n) or "no inaccuracies"
         total = self.cost * (100.0 if self.unit == "chance" else 1.0)
         unit = "percentage points" if self.unit == "chance" else "points"
-        return (f"{self.player}: accuracy {self.accuracy:.1f} over {len(self.decisions)} "
-                f"choices ({sizes}); total cost {total:.2f} {unit}.")
+        choices = len(self.decisions)
+        return (f"{self.player}: accuracy {self.accuracy:.1f} over {choices} "
+                f"choice{'' if choices == 1 else 's'} ({sizes}); total cost {total:.2f} {unit}.")
 
     def sentence(self) -> str:
         """Luck against skill in words.
