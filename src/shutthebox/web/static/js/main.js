@@ -11,6 +11,7 @@ import * as howTo from "./howto.js";
 import * as stats from "./stats.js";
 import * as daily from "./daily.js";
 import * as offline from "./offline.js";
+import * as sound from "./sound.js";
 
 const VIEWS = ["new", "join", "game", "review", "howto", "history", "stats", "daily"];
 
@@ -100,5 +101,6 @@ $("code-form").addEventListener("submit", (event) => {
 board.init();
 newGame.init(navigate);
 join.init(navigate);
+sound.init($("sound-toggle"));
 offline.init(() => { if (!board.isOpen()) route(null, true); });
 route(null, true);

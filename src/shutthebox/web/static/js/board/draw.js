@@ -117,6 +117,9 @@ export function drawTiles(state, clickable) {
     const up = open.has(t);
     const canUse = clickable && (stand ? !up : up);
     const marked = battle && state.status === "playing" && p.kind === "shut" && (stand ? !up : up);
+    // a tile shut (or stood up in a battle) while the events play: it flips (CSS; none
+    // under reduced motion)
+    if (view.playing && button.classList.contains("down") === up) flip(button, up ? "rise" : "flip");
     button.classList.toggle("down", !up);
     button.classList.toggle("picked", view.selected.has(t));
     button.classList.toggle("usable", marked);
@@ -125,6 +128,14 @@ export function drawTiles(state, clickable) {
     const state_ = battle ? (up ? "up" : "down") : (up ? "open" : "shut");
     button.setAttribute("aria-label", `Tile ${t}, ${state_}${marked ? (stand ? ", can stand up" : ", can knock down") : ""}`);
   }
+}
+
+const FLIP_MS = 600;
+
+function flip(button, kind) {
+  button.classList.remove("flip", "rise");
+  button.classList.add(kind);
+  setTimeout(() => button.classList.remove(kind), FLIP_MS);
 }
 
 function drawTableDice(g) {

@@ -9,6 +9,7 @@ import { view, fullBoard } from "./state.js";
 import { render, setBusy, drawTiles } from "./draw.js";
 import { showMoment, showRoundEnd } from "./moments.js";
 import { showPersonalBest } from "./coach.js";
+import { play } from "../sound.js";
 
 const STEP_PAUSE_MS = 260;
 const SPOKEN = new Set(["seat", "turn", "dice", "roll", "shut", "stand", "pass", "turn-end", "round-end", "eliminated", "winner"]);
@@ -133,17 +134,22 @@ async function applyEvents(state, before, from, animate) {
     if (SPOKEN.has(event.type) && line) spoken.push(line);
     if (!animated) continue;
     if (event.type === "roll") {
+      play("roll");
       drawTiles(state, false);
       $("status").textContent = line;
       await drawDice($("dice"), event.roll, { rolling: true });
     } else if (event.type === "shut" || event.type === "stand") {
+      play("shut");
       drawTiles(state, false);
       $("status").textContent = line;
       if (computers.has(event.seat) && !reducedMotion()) await pause(STEP_PAUSE_MS);
     } else if (event.type === "turn-end") {
+      if (event.shut_box) play("shut-box");
       showMoment(event, line);
     } else if (event.type === "round-end") {
       showRoundEnd(state, event);
+    } else if (event.type === "winner") {
+      play("win");
     }
   }
   // One sentence for screen readers: what changed (rolls, moves, whose turn), not the page.
