@@ -152,3 +152,25 @@ def test_a_new_version_gets_a_new_cache() -> None:
 
     script = pages.service_worker().decode()
     assert "caches.delete" in script and "name !== CACHE" in script
+
+
+def test_the_banner_shows_while_the_server_is_away_and_leaves_when_it_is_back(
+        browser: Browser, tmp_path: Path) -> None:
+    away = Server(tmp_path).start()
+    context = browser.new_context(viewport=PHONE)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(away.url + "/history")
+        page.wait_for_selector("#history-title")
+        assert page.is_hidden("#offline")
+        away.kill()
+        page.click("nav [data-nav=stats]")
+        page.locator("#offline").wait_for(state="visible")
+        page.wait_for_selector("#stats-players .error")
+        away.start()
+        page.locator("#offline").wait_for(state="hidden")
+        page.wait_for_selector("#stats-players .error", state="detached")
+    finally:
+        context.close()
+        away.kill()

@@ -42,6 +42,7 @@ export async function request(path, { method = "GET", body, headers = {} } = {})
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
   } catch {
+    window.dispatchEvent(new Event("shutthebox:unreachable"));      // offline.js says so
     throw new ApiError(0, "Could not reach the server: check your connection and try again.");
   }
   const data = await response.json().catch(() => null);
