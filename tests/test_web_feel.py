@@ -38,10 +38,11 @@ window.AudioContext = class extends Real {
 navigator.vibrate = () => { window.__made.buzzes++; return true; };
 """
 WATCH_MOTION = """() => {
-  window.__seen = { flip: 0, rolling: 0 };
+  window.__seen = { flip: 0, rise: 0, rolling: 0 };
   const look = (node) => {
     if (!(node instanceof Element)) return;
     if (node.classList.contains('flip')) window.__seen.flip++;
+    if (node.classList.contains('rise')) window.__seen.rise++;
     if (node.classList.contains('rolling')) window.__seen.rolling++;
   };
   new MutationObserver((changes) => {
@@ -151,5 +152,32 @@ def test_tiles_flip_and_dice_tumble_with_motion(browser: Browser, server: Server
     assert next_action(page) == "shut"             # a full box has a move for every roll
     click_move(page, server, game, "shut")
     assert page.evaluate("window.__seen.flip") >= 1
+    page.context.close()
+    assert errors == []
+
+
+def test_tiles_stand_up_in_a_battle(browser: Browser, server: Server) -> None:
+    """A knocker who shuts the box in the first turn leaves nothing to stand up: then a new
+    battle starts."""
+    page, errors = opened(browser)
+    for _ in range(5):
+        game = new_game(page, server, [("Ann", "here"), ("Bo", "here")], "battle")
+        page.evaluate(WATCH_MOTION)
+        stood = False
+        for _ in range(100):
+            action = next_action(page)
+            if action == "over":
+                break
+            role = server.get(f"/api/games/{game}").json()["pending"].get("role")
+            click_move(page, server, game, action)
+            if action == "shut" and role == "stand":
+                stood = True
+                break
+        if stood:
+            break
+    else:
+        raise AssertionError("five knockers in a row shut the box in their first turn")
+    assert page.evaluate("window.__seen.rise") >= 1
+    assert page.evaluate("window.__seen.flip") >= 1    # the knocker's tiles went down first
     page.context.close()
     assert errors == []
