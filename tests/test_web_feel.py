@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
 
 from tests.test_web_browser import (
     ARGS,
@@ -26,7 +26,7 @@ from tests.webserver import Server
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")]
 
-NARROW = {"width": 360, "height": 780}
+NARROW: ViewportSize = {"width": 360, "height": 780}
 COUNT_SOUNDS = """
 window.__made = { contexts: 0, sounds: 0, buzzes: 0 };
 const Real = window.AudioContext;
