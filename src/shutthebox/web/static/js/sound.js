@@ -1,7 +1,7 @@
 // Sound and vibration: the dice, a tile shutting, a shut box and a win, made here with the
 // Web Audio API (no files, nothing from elsewhere), quiet, and a short buzz on a roll and a
 // shut box on phones that have one. The player's choice is kept on the device; without one,
-// the page is silent for those who ask the system for less motion.
+// the page is silent for those who ask the system to reduce motion.
 
 import { reducedMotion } from "./dom.js";
 
