@@ -15,29 +15,15 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from shutthebox import __version__
-from tests.test_web_browser import ARGS, CHROMIUM, PHONE, shot, watch_console
+from tests.test_web_browser import ARGS, CHROMIUM, PHONE, browser, server, shot, watch_console
 from tests.webserver import Server
 
+__all__ = ["browser", "server"]       # fixtures shared with the other browser tests
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")]
 
 OFFLINE_NOISE = ("ERR_INTERNET_DISCONNECTED", "Failed to fetch")
 WORKER_CONTROLS = "() => navigator.serviceWorker.controller !== null"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web")).start()
-    yield running
-    running.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
 
 
 @pytest.fixture

@@ -6,23 +6,24 @@ test-artifacts/screenshots/."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, ViewportSize, sync_playwright
+from playwright.sync_api import Browser, Page, ViewportSize
 
 from tests.test_web_browser import (
-    ARGS,
     CHROMIUM,
+    browser,
     click_move,
     new_game,
     next_action,
+    server,
     shot,
     watch_console,
 )
 from tests.webserver import Server
 
+__all__ = ["browser", "server"]       # fixtures shared with the other browser tests
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")]
 
@@ -58,21 +59,6 @@ ANIMATION_OF = """(selector) => {
   const style = getComputedStyle(node);
   return [style.animationName, style.animationDuration, style.transitionDuration];
 }"""
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web")).start()
-    yield running
-    running.kill()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
 
 
 def opened(browser: Browser, **options: Any) -> tuple[Page, list[str]]:
