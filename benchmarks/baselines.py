@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from report import machine
+from report import machine, write_between
 
 import shutthebox.envs
 from shutthebox.envs import TASKS, Task, evaluate, uniform_random
@@ -204,16 +204,6 @@ def table(rows: list[Row], command: str, loads: list[float]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def publish(markdown: str, page: Path = PAGE) -> None:
-    begin, end = "<!-- baselines:table -->", "<!-- /baselines:table -->"
-    text = page.read_text(encoding="utf-8")
-    if begin not in text or end not in text:
-        raise SystemExit(f"{page} has no {begin} ... {end} markers for the table")
-    head, rest = text.split(begin, 1)
-    _, tail = rest.split(end, 1)
-    page.write_text(f"{head}{begin}\n{markdown}{end}{tail}", encoding="utf-8")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--markdown", action="store_true",
@@ -240,7 +230,7 @@ def main() -> None:
     print()
     print(markdown)
     if args.markdown:
-        publish(markdown)
+        write_between(PAGE, "baselines:table", markdown)
         print(f"written into {PAGE}")
 
 

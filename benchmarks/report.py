@@ -60,6 +60,21 @@ def span(values: list[float], digits: int) -> str:
     return low if low == high else f"{low}-{high}"
 
 
+
+def write_between(page: Path, marker: str, markdown: str) -> None:
+    """Write ``markdown`` into ``page`` between ``<!-- MARKER -->`` and ``<!-- /MARKER -->``,
+    replacing what stood there.
+
+    :raises SystemExit: the page lacks either marker.
+    """
+    begin, end = f"<!-- {marker} -->", f"<!-- /{marker} -->"
+    text = page.read_text(encoding="utf-8")
+    if begin not in text or end not in text:
+        raise SystemExit(f"{page} has no {begin} ... {end} markers for this table")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    page.write_text(f"{head}{begin}\n{markdown}{end}{tail}", encoding="utf-8")
+
 @dataclass
 class Figure:
     what: str
@@ -104,13 +119,7 @@ class Figures:
 
     def publish(self, page: Path = PAGE) -> None:
         """Write the table into ``page`` between this benchmark's markers."""
-        begin, end = f"<!-- bench:{self.name} -->", f"<!-- /bench:{self.name} -->"
-        text = page.read_text(encoding="utf-8")
-        if begin not in text or end not in text:
-            raise SystemExit(f"{page} has no {begin} ... {end} markers for this table")
-        head, rest = text.split(begin, 1)
-        _, tail = rest.split(end, 1)
-        page.write_text(f"{head}{begin}\n{self.markdown()}{end}{tail}", encoding="utf-8")
+        write_between(page, f"bench:{self.name}", self.markdown())
 
     def repeat(self, runs: int, measure: Callable[[Figures], None], write: bool) -> None:
         """``runs`` runs of ``measure``, then the table printed (and written, if asked)."""
