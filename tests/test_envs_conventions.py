@@ -11,10 +11,15 @@ import gymnasium
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
-from pettingzoo.test import parallel_api_test, render_test
+from pettingzoo.test import api_test, max_cycles_test, parallel_api_test, render_test
 
 from shutthebox.envs import ENV_ID, MATCH_ENV_ID, ShutTheBoxMatchEnv, shutthebox_v0
-from shutthebox.envs.multi import observation_meaning, score_scale, total_scale
+from shutthebox.envs.multi import (
+    observation_meaning,
+    score_scale,
+    total_scale,
+    wait_action,
+)
 from shutthebox.envs.render import FELT, OPEN_TILE, SHUT_TILE, draw_box
 from shutthebox.envs.single import RewardError
 from shutthebox.formats import GameFormat
@@ -44,6 +49,68 @@ def test_max_cycles_truncates_the_parallel_match_after_that_many_actions() -> No
     with pytest.raises(RewardError, match="max_cycles must be a whole number of at least 1, "
                                           "not 0"):
         shutthebox_v0.raw_env(max_cycles=0)
+
+
+def test_pettingzoo_max_cycles_test_passes_on_the_module() -> None:
+    """Both halves, several times: its seeds and random actions are its own."""
+    for _ in range(5):
+        max_cycles_test(shutthebox_v0)
+
+
+@pytest.mark.parametrize(("players", "fmt"), [(2, "single"), (3, "rounds:2")])
+def test_max_cycles_asks_every_agent_once_a_cycle_and_truncates_after_that_many_decisions(
+        players: int, fmt: str) -> None:
+    """A cycle is one decision, each other agent waiting once before it; the match is cut
+    off after ``max_cycles`` decisions, however many of them one player makes in a row."""
+    cycles = 7
+    env = shutthebox_v0.raw_env(players=players, format=fmt, max_cycles=cycles)
+    wait = wait_action(env.rules)
+    assert env.actions == wait + 1 and env.observe("player_0")["action_mask"].shape == (wait + 1,)
+    env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    asked: list[str] = []
+    deciders: list[str] = []
+    while env.agents and not env.truncations[env.agent_selection]:
+        agent = env.agent_selection
+        mask = env.observe(agent)["action_mask"]
+        deciding = env.possible_agents[env.match.pending.seat or 0]
+        if agent == deciding:
+            assert mask[wait] == 0 and mask.sum() >= 1
+            deciders.append(agent)
+        else:
+            assert np.flatnonzero(mask).tolist() == [wait]
+        asked.append(agent)
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert len(deciders) == cycles
+    assert len(set(deciders)) < players          # one player decided several times in a row
+    assert asked == [a for d in deciders for a in [*sorted(set(env.possible_agents) - {d}), d]]
+    assert all(env.truncations.values()) and not any(env.terminations.values())
+    assert all(asked.count(agent) == cycles for agent in env.possible_agents)
+    with pytest.raises(ValueError, match="the only valid action is None"):
+        env.step(wait)                           # a dead agent steps with None alone
+    dead = []
+    while env.agents:
+        dead.append(env.agent_selection)
+        env.step(None)
+    assert sorted(dead) == env.possible_agents
+
+
+def test_without_waits_max_cycles_still_counts_decisions() -> None:
+    env = shutthebox_v0.raw_env(max_cycles=5, waits=False)
+    assert env.actions == wait_action(env.rules)
+    env.reset(seed=3)
+    asked = []
+    while not env.truncations[env.agent_selection]:
+        asked.append(env.agent_selection)
+        env.step(env.action_space(env.agent_selection).sample())
+    assert asked == ["player_0"] * 5             # the first player's turn is longer than 5
+    with pytest.raises(RewardError, match="waits must be True, False or None, not 'yes'"):
+        shutthebox_v0.raw_env(waits="yes")
+
+
+def test_pettingzoo_api_test_passes_with_waits() -> None:
+    api_test(shutthebox_v0.env(players=3, format="rounds:2", waits=True), num_cycles=200)
+    api_test(shutthebox_v0.env(max_cycles=40), num_cycles=200)
 
 
 def test_an_agents_action_space_samples_its_legal_actions() -> None:

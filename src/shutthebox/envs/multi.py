@@ -10,9 +10,17 @@ from 0 to 1 (:func:`observation_meaning` names every index): the open tiles (N),
 (2 faces over 6, 0 for none), the phase (0: roll, 1: shut), then for every seat whether it has
 posted a score this round, that score over the largest turn score, and its match total over
 the format's scale (:func:`total_scale`, at most 1). ``action_space(agent).sample()`` draws
-among that agent's legal actions now. ``max_cycles`` truncates the match after that many
-actions in all. At the end the
-winners share a reward of 1 (a k-way tie gives 1/k each). Where the solver knows the match
+among that agent's legal actions now. At the end the winners share a reward of 1 (a k-way tie
+gives 1/k each).
+
+A player makes several decisions in a row (it rolls, shuts, rolls again...), so agents are not
+asked in turn. ``max_cycles=K`` counts cycles as PettingZoo's other games do, one in which
+every agent is asked once: the match is truncated after ``K`` decisions, and the AEC
+environment then asks the agents who are not to act to wait, each once before every decision
+(``waits``: their only legal action is :func:`wait_action`, ``2**N + 2``; ``waits=False``
+leaves them out, and the match is still truncated after ``K`` decisions). The parallel
+environment asks every agent at every step anyway, so a step there is a cycle and it has no
+wait action. Where the solver knows the match
 (two players), ``infos[agent]["optimal_value"]`` is the agent's exact chance to win from here
 under optimal play (:mod:`shutthebox.envs.baseline`; ``baseline=False`` leaves it out).
 
@@ -148,6 +156,12 @@ def render_match(match: Match, mode: str | None,
             f"totals {list(match.totals)}")
 
 
+def wait_action(rules: Rules) -> int:
+    """The action of an agent asked while another decides (AEC environments with ``waits``):
+    the one after the two rolls."""
+    return (1 << rules.tiles) + 2
+
+
 def act(match: Match, action: int, rng: random.Random) -> None:
     """Apply an environment action (a tile mask, or a roll of one or two dice) to the match."""
     one_die = 1 << match.rules.tiles
@@ -169,14 +183,20 @@ class ShutTheBoxAEC(Travelling, AECEnv[str, dict[str, Any], int | None]):  # typ
     def __init__(self, players: int = 2, rules: Any = None, format: str = "single",
                  render_mode: str | None = None, action_mask_in: str = "observation",
                  baseline: bool = True, max_cycles: int | None = None,
-                 **rule_fields: Any) -> None:
+                 waits: bool | None = None, **rule_fields: Any) -> None:
         super().__init__()
         if max_cycles is not None and (isinstance(max_cycles, bool)
                                        or not isinstance(max_cycles, int) or max_cycles < 1):
             raise RewardError(f"max_cycles must be a whole number of at least 1, "
                               f"not {max_cycles!r}")
+        if waits is not None and not isinstance(waits, bool):
+            raise RewardError(f"waits must be True, False or None, not {waits!r}")
         self.max_cycles = max_cycles
-        self._steps = 0
+        self.waits = max_cycles is not None if waits is None else waits
+        """Whether the agents not to act are asked to wait, once before each decision."""
+        self._decisions = 0
+        self._to_wait: list[str] = []
+        """The agents still to wait before the coming decision."""
         if action_mask_in not in ("observation", "info"):
             raise RewardError(f"action_mask_in must be 'observation' or 'info', "
                               f"not {action_mask_in!r}")
@@ -188,7 +208,8 @@ class ShutTheBoxAEC(Travelling, AECEnv[str, dict[str, Any], int | None]):  # typ
         self.render_mode = render_mode
         n = self.rules.tiles
         self.one_die = 1 << n
-        mask_space = spaces.Box(0, 1, shape=((1 << n) + 2,), dtype=np.int8)
+        self.actions = (1 << n) + 2 + int(self.waits)
+        mask_space = spaces.Box(0, 1, shape=(self.actions,), dtype=np.int8)
         self._observation_space: spaces.Space[Any] = observation_box(n, players)
         if action_mask_in == "observation":
             self._observation_space = spaces.Dict({"observation": self._observation_space,
@@ -199,8 +220,7 @@ class ShutTheBoxAEC(Travelling, AECEnv[str, dict[str, Any], int | None]):  # typ
         self._rebuild()
 
     def _rebuild(self) -> None:
-        self._action_spaces = {agent: LegalActions((1 << self.rules.tiles) + 2,
-                                                   partial(self._mask, agent))
+        self._action_spaces = {agent: LegalActions(self.actions, partial(self._mask, agent))
                                for agent in self.possible_agents}
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -212,7 +232,12 @@ class ShutTheBoxAEC(Travelling, AECEnv[str, dict[str, Any], int | None]):  # typ
     # --- seeing ------------------------------------------------------------------------
 
     def _mask(self, agent: str) -> npt.NDArray[np.int8]:
-        return legal_mask(self.match, self.possible_agents.index(agent))
+        seat = self.possible_agents.index(agent)
+        mask = legal_mask(self.match, seat)
+        if not self.waits:
+            return mask
+        waiting = not self.match.is_over and self.match.pending.seat != seat
+        return np.append(mask, np.int8(waiting))
 
     def observe(self, agent: str) -> Any:
         observation = observation_vector(self.match)
@@ -232,7 +257,7 @@ class ShutTheBoxAEC(Travelling, AECEnv[str, dict[str, Any], int | None]):  # typ
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._steps = 0
+        self._decisions = 0
         self._settle()
 
     def _inform(self) -> None:
@@ -254,12 +279,15 @@ class ShutTheBoxAEC(Travelling, AECEnv[str, dict[str, Any], int | None]):  # typ
                 self.rewards[agent] = share
                 self.terminations[agent] = True
             self._accumulate_rewards()
+            self._to_wait = []
             self.agent_selection = self.agents[0]
             self._inform()
             return
         to_act = self.match.pending.seat
         assert to_act is not None
-        self.agent_selection = self.possible_agents[to_act]
+        deciding = self.possible_agents[to_act]
+        self._to_wait = [a for a in self.agents if a != deciding] if self.waits else []
+        self.agent_selection = self._to_wait[0] if self._to_wait else deciding
         self._inform()
 
     def step(self, action: int | None) -> None:
@@ -268,16 +296,24 @@ class ShutTheBoxAEC(Travelling, AECEnv[str, dict[str, Any], int | None]):  # typ
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        if action is None or not 0 <= int(action) < len(self._mask(agent)) \
+        if action is None or not 0 <= int(action) < self.actions \
                 or not self._mask(agent)[int(action)]:
             raise IllegalActionError(f"action {action!r} is not legal for {agent} now")
         self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._to_wait:               # a wait: the next agent is asked
+            self._to_wait.pop(0)
+            pending = self.match.pending.seat
+            assert pending is not None
+            self.agent_selection = (self._to_wait[0] if self._to_wait
+                                    else self.possible_agents[pending])
+            return
         act(self.match, int(action), self._rng)
-        self._steps += 1
+        self._decisions += 1
         self._settle()
-        if self.max_cycles is not None and self._steps >= self.max_cycles \
+        if self.max_cycles is not None and self._decisions >= self.max_cycles \
                 and not self.match.is_over:
             self.truncations = dict.fromkeys(self.agents, True)
+            self._to_wait = []
             self.agent_selection = self.agents[0]
 
     def close(self) -> None:
@@ -295,12 +331,13 @@ def raw_env(**kwargs: Any) -> ShutTheBoxAEC:
 
 def parallel_env(**kwargs: Any) -> ParallelEnv[str, Any, int | None]:
     """The match under PettingZoo's parallel API (keyword arguments of
-    :class:`ShutTheBoxAEC`): each step takes the action of the agent to act (the others'
-    are not read), as ``pettingzoo.utils.turn_based_aec_to_parallel`` makes of a turn-based
-    game."""
+    :class:`ShutTheBoxAEC`, but ``waits``): each step takes the action of the agent to act
+    (the others' are not read: they wait), as ``pettingzoo.utils.turn_based_aec_to_parallel``
+    makes of a turn-based game, so a step is a cycle and ``max_cycles`` counts them."""
     from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-    parallel: ParallelEnv[str, Any, int | None] = turn_based_aec_to_parallel(raw_env(**kwargs))
+    parallel: ParallelEnv[str, Any, int | None] = turn_based_aec_to_parallel(
+        raw_env(**{**kwargs, "waits": False}))
     return parallel
 
 
