@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import time
 import uuid
 from collections.abc import Iterator
@@ -397,6 +398,8 @@ def test_review_gives_costs_in_the_unit_of_the_objective_and_a_verdict(
     assert all(d["unit"] == "points" and d["cost"] >= 0 for d in review["decisions"])
     assert any(d["costly"] for d in review["decisions"]) == (review["mistakes"]["Ann"] > 0)
     assert review["verdict"].startswith("Ann: ")
+    assert review["chart"]["table"]["caption"].startswith(
+        "Every decision; costs are in points of expected score against perfect play.")
 
 
 def test_players_are_listed_and_any_name_has_statistics(client: TestClient) -> None:
@@ -412,6 +415,19 @@ def test_players_are_listed_and_any_name_has_statistics(client: TestClient) -> N
     assert stats["wins"] in (0.0, 0.5, 1.0)
     assert stats["solo"]["personal_best"] == min(stats["solo"]["scores"])
     assert sum(stats["optimal"].values()) == pytest.approx(1.0)
+    # the statistics in words come with them, made by the server, not by the page
+    from shutthebox.web.stats import stats_words
+
+    words = stats["words"]
+    assert words == stats_words({k: v for k, v in stats.items() if k != "words"})
+    assert dict(words["rows"])["Games"] == "3" and dict(words["rows"])["Matches against others"] \
+        == "1"
+    assert words["solo"]["best"] == (f"Personal best: {stats['solo']['personal_best']} over 2 "
+                                     "solo games.")
+    assert set(words["chart"]["bars"]) == set(words["chart"]["dots"]) == {
+        *stats["optimal"], *stats["scores"]}
+    turns = sum(stats["scores"].values())
+    assert words["chart"]["caption"].startswith(f"From {turns} turns under the rules")
     missing = client.get("/api/stats", params={"player": "Nobody"})
     assert missing.status_code == 404 and "no finished games" in missing.json()["detail"]
 
@@ -635,7 +651,7 @@ def test_solver_workers_run_below_the_server_priority(pool: SolverPool) -> None:
 def test_the_state_tells_the_game_in_the_narrations_words(client: TestClient) -> None:
     """The title, the rules and every event's sentence are made by shutthebox.narration (as
     the terminal's are) and sent with the state; the page shows them as sent."""
-    from shutthebox.narration import format_text, rules_text, tell
+    from shutthebox.narration import ending_text, format_text, rules_text, tell, winners_line
     from shutthebox.rules import preset
 
     state = new_game(client, players=[{"name": "Ann"}, {"name": "Bo"}], preset="family-12",
@@ -663,6 +679,13 @@ def test_the_state_tells_the_game_in_the_narrations_words(client: TestClient) ->
         filter(None, expected))
     assert final["title"] == f"{format_text(match.config.format, match.round)} · pot 1.00"
     assert final["pot_text"] == "1.00"
+    # the last screen's heading and pot, in the narration's words (the page adds none)
+    assert state["ending"] is None and rolled["ending"] is None
+    assert final["ending"] == ending_text(match)
+    assert final["ending"]["heading"] == winners_line(match)
+    payouts = [t.text for e, t in zip(match.events, said, strict=True)
+               if e["type"] == "payout" and t is not None]
+    assert final["ending"]["pot"] == f"The pot was 1.00: {', '.join(payouts)}."
     later = client.get(f"/api/games/{state['id']}", params={"since": seat_events + 3}).json()
     assert later["events_text"] == expected[seat_events + 3:]
 
@@ -684,15 +707,36 @@ def test_the_new_game_forms_choices_are_the_rules_own_words(client: TestClient) 
                for c in choices["format"])
 
 
+def test_the_sentences_the_page_completes_come_once_with_the_choices(
+        client: TestClient) -> None:
+    """What the tiles picked add up to, why a pick is refused, a round's end, a tile's name
+    for a screen reader, the hint's captions: the page fills in numbers and names in the
+    server's templates (sent once, not with every move)."""
+    from shutthebox.narration import page_sentences
+
+    sentences = client.get("/api/choices").json()["sentences"]
+    assert sentences == page_sentences()
+    assert sentences["pick_wrong"].format(target=8) == (
+        "Those tiles do not make a move for 8: pick tiles adding up to 8.")
+    assert sentences["picked_legal"].format(tiles="3 + 5", sum=8) == "Picked 3 + 5 = 8 ✓ adds up."
+    assert sentences["round_over"].format(round=2) == "Round 2 is over"
+    state = new_game(client, players=[{"name": "Ann"}])
+    path, body = first_legal(state)
+    rolled = client.post(path, json=body, headers=bearer(state["tokens"]["0"])).json()
+    assert not any(key in rolled for key in ("sentences", "picked"))   # a move stays small
+
+
 def test_the_page_keeps_no_words_of_the_game_of_its_own() -> None:
     """No script of the page holds the rules, formats or events in words: the server sends
     them (the page keeps only the words of the page itself: buttons, keys, forms)."""
-    from shutthebox.narration import format_text
+    from shutthebox.narration import format_text, page_sentences
     from shutthebox.rules import PRESETS
 
     static = Path(__file__).resolve().parent.parent / "src/shutthebox/web/static"
     assert not (static / "js/words.js").exists()
     text = "\n".join(p.read_text() for p in [*static.glob("js/**/*.js"), static / "index.html"])
+    # what a reader can be shown, not what the code says to its readers
+    text = re.sub(r"/\*.*?\*/|<!--.*?-->|(?:^|\s)//[^\n]*", "", text, flags=re.S)
     meanings = {meaning for p in PRESETS.values() for name, meaning in p.rules.describe()
                 if name not in ("tiles", "max tiles per roll")}  # numbers the form checks
     formats = {format_text(GameFormat.parse(f), r) for f in
@@ -700,6 +744,16 @@ def test_the_page_keeps_no_words_of_the_game_of_its_own() -> None:
                for r in (None, 2)}
     fragments = {"or less", "playing perfectly", "two dice always", "lowest wins", "Race to",
                  "Loser at", "share the win", "choosing one die", "nothing is rolled",
-                 "has no move", "plays first", "puts in", "takes seat"}
-    for words in sorted(meanings | formats | fragments):
+                 "has no move", "plays first", "puts in", "takes seat",
+                 # the sentences the page completes, the statistics, the review's table and
+                 # the last screen: the server's too
+                 "Game over", "Round ${", "Picked", "adds up to", "The pot was",
+                 "personal best", "Personal best", "of your turns", "under perfect play",
+                 "Score of a turn", "Share of turns", "Scores in order", "dice choice",
+                 "Costly moves", "No decisions", "knocks down", "stands up", "can knock",
+                 "can stand", "Chance to shut", "Expected score", "Loses (", "lower is better"}
+    # every template the page fills in, in pieces between its placeholders
+    pieces = {piece.strip(" .:,") for sentence in page_sentences().values()
+              for piece in re.split(r"\{\w+\}", sentence)}
+    for words in sorted(meanings | formats | fragments | {p for p in pieces if len(p) > 8}):
         assert words not in text, words

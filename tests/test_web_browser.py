@@ -136,10 +136,13 @@ def click_move(page: Page, server: Server, game: str, action: str,
     for its events; answers the event count from before."""
     before = events(page)
     if action == "shut":
-        for tile in first_legal_move(server, game):
+        move = first_legal_move(server, game)
+        for tile in move:
             page.click(f'.tile[data-tile="{tile}"]')
-        if check_sum:
-            assert "adds up" in page.inner_text("#status")
+        if check_sum:        # the server's sentence, the page fills in the tiles and sum
+            picked = server.get("/api/choices").json()["sentences"]["picked_legal"]
+            assert picked.format(tiles=" + ".join(map(str, sorted(move))), sum=sum(move)) \
+                in page.inner_text("#status")
     page.click(f"#{action}")
     wait_for_more_events(page, before)
     return before
@@ -353,7 +356,8 @@ def test_no_roll_animation_under_reduced_motion(browser: Browser, server: Server
     new_game(page, server, [("Ann", "here")], "solo")
     next_action(page)
     page.keyboard.press("h")                   # before a roll a hint says why there is none
-    assert "Roll the dice first" in page.inner_text("#hint-panel")
+    assert page.inner_text("#hint-panel") == server.get("/api/choices").json()["sentences"][
+        "hint_roll_first"]
     page.click("#roll")
     page.wait_for_selector("#dice svg.die")
     animations = page.eval_on_selector_all(
@@ -444,6 +448,14 @@ def test_the_board_shows_the_rules_title_and_log_in_the_servers_words(
     assert page.locator("#log li").all_text_contents() == lines
     assert any(line.startswith("Ann rolls") for line in lines)
     assert page.text_content("#game-title") == format_text(match.config.format, match.round)
+    # the last screen and each tile's name for a screen reader: the server's sentences too
+    assert page.text_content("#moment h2") == state["ending"]["heading"]
+    assert (page.text_content("#status") or "").endswith(state["ending"]["status"])
+    sentences = choices["sentences"]
+    for tile in range(1, rules.tiles + 1):
+        named = sentences["tile_open" if tile in state["board"] else "tile_shut"]
+        assert page.get_attribute(f'.tile[data-tile="{tile}"]', "aria-label") == named.format(
+            tile=tile)
     page.context.close()
     assert errors == []
 

@@ -72,6 +72,9 @@ def test_the_review_carries_the_coachs_analysis_and_its_chart_in_words(
     chart = review["chart"]
     assert chart["percent"] and chart["scale"] == 100.0
     assert chart["title"] == "Chance to win, move by move"
+    assert chart["table"]["caption"] == ("Every decision; costs are in percentage points of "
+                                         "the chance to win against perfect play. Costly "
+                                         "moves are marked ✗.")
     assert [line.split(":")[0] for line in chart["figures"]] == ["Ann", "Bot"]
     assert all("at the end" in line for line in chart["figures"])
     moves = {d["index"]: n for n, d in enumerate(review["decisions"], 1)}
@@ -161,6 +164,8 @@ def test_the_review_page_shows_the_chart_and_the_sentences(browser: Browser,  # 
     said = [li.strip() for li in page.locator("#review ol.marks li").all_inner_texts()]
     assert said == [m["text"] for m in review["chart"]["marks"]]
     assert any(m["why"] and m["why"] in said[i] for i, m in enumerate(review["marks"]))
+    assert page.inner_text("#review table.review caption") == review["chart"]["table"][
+        "caption"]
     blunders = page.locator("#review table.sizes td[data-size=blunder]").first.inner_text()
     assert int(blunders) == review["players"][0]["sizes"]["blunder"]
     shot(page, "review-learner", full_page=True)
@@ -186,6 +191,14 @@ def test_the_statistics_show_the_rating_its_line_and_likeness(browser: Browser, 
     if accuracy is not None:     # Eve had a choice to make in one of her games
         assert page.inner_text("#stats .accuracy-text") == accuracy["text"]
     assert rating["history_text"] in page.inner_text("#stats .rating")
+    words = server.get("/api/stats?player=Eve").json()["words"]   # the facts and the chart
+    assert page.locator("#stats .facts-table th").all_inner_texts() == [
+        label for label, _ in words["rows"]]
+    assert page.locator("#stats .facts-table td").all_inner_texts() == [
+        value for _, value in words["rows"]]
+    assert page.inner_text("#stats .chart-box figcaption") == words["chart"]["caption"]
+    described = page.get_attribute("#stats .chart-box svg", "aria-label")
+    assert described == words["chart"]["description"]
     shot(page, "stats-rating", full_page=True)
     page.context.close()
     assert errors == []

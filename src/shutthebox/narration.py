@@ -26,7 +26,8 @@ from typing import Any, NamedTuple
 
 from shutthebox.dice import format_roll
 from shutthebox.formats import FormatKind, GameFormat
-from shutthebox.match import Event, Match, PendingKind, format_money
+from shutthebox.language import _
+from shutthebox.match import Event, EventKind, Match, PendingKind, format_money
 from shutthebox.phrases import join_words
 from shutthebox.players.base import Role
 from shutthebox.rules import (
@@ -213,6 +214,78 @@ def winners_line(match: Match) -> str:
     if len(names) > 1:
         return f"Tie: {join_words(names)} share the win"
     return f"{subject(names[0], 'wins', 'win')}!"
+
+
+def ending_text(match: Match) -> dict[str, str | None] | None:
+    """How a finished match ends, as its last screen says it (None while it is played):
+    ``heading`` (the score of a game alone, else who won), ``pot`` (what became of the pot;
+    None without a stake) and ``status`` (that the game is over).
+
+    >>> from shutthebox.match import MatchConfig
+    >>> playing = Match(MatchConfig(Rules(), GameFormat.parse("single"), ("Ann", "Bo")))
+    >>> ending_text(playing) is None
+    True
+    """
+    if not match.is_over:
+        return None
+    names = match.players
+    if len(names) == 1:
+        heading = score_text(match.round_scores.get(0, match.totals[0]))
+    else:
+        heading = winners_line(match) if match.winners else _("Game over")
+    pot = None
+    if match.stake:
+        paid = []           # the payout events' own sentences
+        for seat, amount in sorted(match.payouts.items()):
+            said = tell({"type": EventKind.PAYOUT, "seat": seat, "amount": amount}, match) \
+                if amount else None
+            if said is not None:
+                paid.append(said.text)
+        pot = (_("The pot was {pot}: {payouts}.").format(pot=format_money(match.pot),
+                                                          payouts=", ".join(paid))
+               if paid else _("The pot was {pot}.").format(pot=format_money(match.pot)))
+    return {"heading": heading, "pot": pot, "status": _("Game over.")}
+
+
+def page_sentences() -> dict[str, str]:
+    """The sentences about the game that the page completes itself, as templates with their
+    ``{placeholders}``: what the tiles picked so far add up to, why a pick is refused, a
+    round's end, each tile as a screen reader names it, the hint's captions and a solo
+    player's best. They are sent once (with the choices of ``/api/choices``), so that a
+    move's answer carries none of them; the page fills in the numbers and names.
+
+    >>> page_sentences()["round_over"].format(round=2)
+    'Round 2 is over'
+    """
+    return {
+        "picked": _("Picked {tiles} = {sum}."),
+        "picked_legal": _("Picked {tiles} = {sum} ✓ adds up."),
+        "pick_wrong": _("Those tiles do not make a move for {target}: pick tiles adding up "
+                        "to {target}."),
+        "pick_first": _("Pick tiles adding up to {target} first (click them or type their "
+                        "numbers)."),
+        "round_over": _("Round {round} is over"),
+        "tile_open": _("Tile {tile}, open"),
+        "tile_shut": _("Tile {tile}, shut"),
+        "tile_up": _("Tile {tile}, up"),
+        "tile_down": _("Tile {tile}, down"),
+        "tile_knock": _("Tile {tile}, up, can knock down"),
+        "tile_stand": _("Tile {tile}, down, can stand up"),
+        "role_knock": _("knocks down"),
+        "role_stand": _("stands up"),
+        "hint_roll_first": _("Roll the dice first: hints rank the moves after a roll."),
+        "hint_nothing": _("There is nothing to choose now."),
+        "hint_caption_score": _("Each move with the score you can expect after it (lower is "
+                                "better)"),
+        "hint_caption_chance": _("Each move with your chance to win after it"),
+        "hint_expected_score": _("Expected score"),
+        "hint_chance_to_win": _("Chance to win"),
+        "hint_loses_points": _("Loses (points)"),
+        "hint_loses_chance": _("Loses (percentage points)"),
+        "hint_chance_to_shut": _("Chance to shut"),
+        "first_solo_game": _("Your first solo game: no personal best yet."),
+        "personal_best": _("Your personal best: {best}."),
+    }
 
 
 class Tone(Enum):

@@ -24,6 +24,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from shutthebox.language import _
+
 SIZE_WORDS = {"inaccuracy": "an inaccuracy", "mistake": "a mistake", "blunder": "a blunder"}
 
 
@@ -93,7 +95,24 @@ def chart_words(analysis: Mapping[str, Any], decisions: Sequence[Mapping[str, An
                 players[0]["measure"] if players else "value"),
             "scale": 100.0 if by_chance else 1.0, "percent": by_chance,
             "figures": figures, "marks": marks,
-            "legend": {size: size.capitalize() for size in SIZE_WORDS}}
+            "legend": {size: size.capitalize() for size in SIZE_WORDS},
+            "table": table_words(by_chance)}
+
+
+def table_words(by_chance: bool) -> dict[str, str]:
+    """The words of the review's table of decisions: its ``caption`` (in which unit the
+    costs are), ``empty`` (a game without a decision yet), ``dice_choice`` (the roll column
+    of a choice of dice) and ``best`` (the cost of a best move).
+
+    >>> table_words(False)["caption"].split(";")[0], table_words(True)["empty"]
+    ('Every decision', 'No decisions were made in this game yet.')
+    """
+    caption = (_("Every decision; costs are in percentage points of the chance to win "
+                 "against perfect play. Costly moves are marked ✗.") if by_chance else
+               _("Every decision; costs are in points of expected score against perfect play. "
+                 "Costly moves are marked ✗."))
+    return {"caption": caption, "empty": _("No decisions were made in this game yet."),
+            "dice_choice": _("dice choice"), "best": _("best")}
 
 
 def accuracy_over(logs: Sequence[Mapping[str, Any]], name: str) -> dict[str, Any] | None:

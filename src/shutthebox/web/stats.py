@@ -11,6 +11,7 @@ from typing import Any, Protocol
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
+from shutthebox.language import _
 from shutthebox.match import Match
 from shutthebox.rules import Rules
 from shutthebox.web.cache import GameNotFoundError, read_game
@@ -78,7 +79,7 @@ class PlayerStats:
         histogram: dict[str, int] = {}
         for score in same:
             histogram[str(score)] = histogram.get(str(score), 0) + 1
-        return {
+        record = {
             "player": self.name, "games": len(rows), "matches": len(matches),
             "wins": sum(r.won for r in matches), "turns": len(turns),
             "average_score": sum(turns) / len(turns) if turns else None,
@@ -88,6 +89,73 @@ class PlayerStats:
             "solo": {"games": sum(1 for r in rows if r.format == "solo"),
                      "personal_best": better(solo) if solo else None, "scores": solo},
             "scores": histogram, "optimal": optimal}
+        return {**record, "words": stats_words(record)}
+
+
+def _count(count: int, one: str, more: str, **values: object) -> str:
+    # a sentence for one and one for more, whole, as a translator reads them
+    return (one if count == 1 else more).format(count=count, **values)
+
+
+def stats_words(record: dict[str, Any]) -> dict[str, Any]:
+    """A player's statistics (:meth:`PlayerStats.to_dict`'s ``record``) in the words the
+    page shows: ``rows`` (each fact's label and value), ``solo`` (their best and their
+    scores in sentences; None without a solo game) and ``chart`` (the chart of their turn
+    scores against perfect play: its heading, axes, legend, description, caption, and a
+    title for each bar and dot by score).
+
+    >>> words = stats_words({"player": "Ann", "games": 1, "matches": 0, "wins": 0.0,
+    ...     "turns": 2, "average_score": 6.0, "shut_rate": 0.5, "best_score": 0,
+    ...     "solo": {"games": 1, "personal_best": 0, "scores": [12, 0]},
+    ...     "scores": {"12": 1, "0": 1}, "optimal": {"0": 0.0976}})
+    >>> words["rows"][5], words["solo"]["best"]
+    (['Shut the box', '50.0 % of turns'], 'Personal best: 0 over 1 solo game.')
+    >>> words["chart"]["dots"]["0"], words["chart"]["caption"][:22]
+    ('score 0: 9.76 % under perfect play', 'From 2 turns under the')
+    """
+    matches, wins = record["matches"], record["wins"]
+    average, rate = record["average_score"], record["shut_rate"]
+    rows = [
+        [_("Games"), str(record["games"])],
+        [_("Matches against others"), str(matches) if matches else "–"],
+        [_("Wins in those matches"), (f"{wins:.0f}" if float(wins).is_integer()
+                                      else f"{wins:.1f}") if matches else "–"],
+        [_("Turns"), str(record["turns"])],
+        [_("Average score"), f"{average:.2f}" if average is not None else "–"],
+        [_("Shut the box"), _("{percent} % of turns").format(percent=f"{rate * 100:.1f}")
+         if rate is not None else "–"],
+        [_("Best score"), str(record["best_score"]) if record["best_score"] is not None
+         else "–"]]
+    played = record["solo"]
+    solo = None
+    if played["games"]:
+        solo = {"title": _("Solo"),
+                "best": _count(played["games"],
+                               _("Personal best: {best} over {count} solo game."),
+                               _("Personal best: {best} over {count} solo games."),
+                               best=played["personal_best"]),
+                "scores": _("Scores in order: {scores}").format(
+                    scores=", ".join(str(s) for s in played["scores"]))}
+    scores, optimal = record["scores"], record["optimal"] or {}
+    total = sum(scores.values())
+    chart = {
+        "heading": _("Scores against perfect play"),
+        "x_label": _("Score of a turn"), "y_label": _("Share of turns"),
+        "yours": _("your turns"), "perfect": _("perfect play"),
+        "description": _("Share of turns at each score: {player}'s turns as bars, perfect "
+                         "play as dots").format(player=record["player"]),
+        "caption": _count(total, _("From {count} turn under the rules this player used most. "
+                                   "Bars: their turns at each score; dots: the exact share "
+                                   "under perfect play."),
+                          _("From {count} turns under the rules this player used most. "
+                            "Bars: their turns at each score; dots: the exact share under "
+                            "perfect play.")),
+        "bars": {score: _("score {score}: {count} of your turns").format(
+            score=score, count=scores.get(score, 0)) for score in {*scores, *optimal}},
+        "dots": {score: _("score {score}: {percent} % under perfect play").format(
+            score=score, percent=f"{optimal.get(score, 0.0) * 100:.2f}")
+            for score in {*scores, *optimal}}}
+    return {"rows": rows, "solo": solo, "chart": chart}
 
 
 def game_results(match: Match) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ from typing import Any
 from shutthebox.dice import format_roll
 from shutthebox.match import GameFormat, Match, PendingKind, format_money
 from shutthebox.narration import (
+    ending_text,
     format_text,
     joining_text,
     legend_text,
@@ -96,6 +97,7 @@ def game_view(game_id: str, loaded: LoadedGame, since: int, you: list[int]
         "payouts": {str(s): v for s, v in match.payouts.items()},
         "score_text": score_text(match.round_scores.get(0, match.totals[0]))
         if match.is_over and len(match.players) == 1 else None,
+        "ending": ending_text(match),
     }
 
 

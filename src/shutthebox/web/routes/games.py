@@ -13,6 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.match import parse_stake
 from shutthebox.narration import choices as choices_in_words
+from shutthebox.narration import page_sentences
 from shutthebox.rules import PRESETS, Rules, preset
 from shutthebox.strategies import STRENGTHS
 from shutthebox.web.bounds import MAX_EVENT, MAX_SEATS
@@ -118,9 +119,11 @@ def presets() -> list[dict[str, Any]]:
 
 
 @router.get("/choices")
-def choices() -> dict[str, list[dict[str, str]]]:
-    """Each rule's choices and each format, in words (the new-game form's)."""
-    return choices_in_words()
+def choices() -> dict[str, Any]:
+    """Each rule's choices and each format, in words (the new-game form's), and under
+    ``sentences`` the templates of the sentences the page completes itself
+    (:func:`~shutthebox.narration.page_sentences`)."""
+    return {**choices_in_words(), "sentences": page_sentences()}
 
 
 @router.get("/strengths")

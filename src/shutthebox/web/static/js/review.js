@@ -22,23 +22,24 @@ export async function show(id) {
   }
   $("review-title").textContent = `Review: ${state.format_text}`;
   const unit = review.unit || "points";
+  const words = review.chart.table;       // the table's caption and cells, in the server's words
   const rows = review.decisions.map((d, i) =>
     el("tr", { className: d.costly ? "costly" : "", "data-index": d.index },
       el("td", { "data-label": "Move" }, `${i + 1}. ${d.player}`),
       el("td", { "data-label": "Open tiles" }, d.open.join(" ")),
-      el("td", { "data-label": "Roll" }, d.roll && d.phase === "shut" ? d.roll.join(" + ") : "dice choice"),
+      el("td", { "data-label": "Roll" }, d.roll && d.phase === "shut" ? d.roll.join(" + ") : words.dice_choice),
       el("td", { "data-label": "Played" }, d.played),
       el("td", { "data-label": "Best" }, d.best),
-      el("td", { "data-label": `Cost (${unit})` }, d.costly ? el("strong", {}, `✗ ${d.cost.toFixed(2)}`) : "best")));
+      el("td", { "data-label": `Cost (${unit})` }, d.costly ? el("strong", {}, `✗ ${d.cost.toFixed(2)}`) : words.best)));
   fill(box, 
     el("p", {}, el("a", { href: `/games/${id}`, "data-link": "" }, "Back to the game")),
     el("ul", { className: "verdicts" }, ...review.verdicts.map((line) => el("li", {}, line))),
     review.note ? el("p", { className: "note" }, review.note) : null,
     learner(review, box.clientWidth),
     review.decisions.length ? el("table", { className: "review stack" },
-      el("caption", {}, `Every decision; costs are in ${unit === "percentage points" ? "percentage points of the chance to win" : "points of expected score"} against perfect play. Costly moves are marked ✗.`),
+      el("caption", {}, words.caption),
       el("thead", {}, el("tr", {}, ...["Move", "Open tiles", "Roll", "Played", "Best", `Cost (${unit})`].map((h) => el("th", { scope: "col" }, h)))),
-      el("tbody", {}, ...rows)) : el("p", {}, "No decisions were made in this game yet."));
+      el("tbody", {}, ...rows)) : el("p", {}, words.empty));
 }
 
 /** Each player's accuracy and luck against skill, mistakes by size, the chart and the marks. */

@@ -27,22 +27,14 @@ export async function show(name) {
   }
   let s;
   try { s = await api.stats(name); } catch (error) { fill(box, el("p", { className: "error" }, error.message)); return; }
-  const rows = [
-    ["Games", s.games],
-    ["Matches against others", s.matches ?? "–"],
-    ["Wins in those matches", s.matches ? `${Number(s.wins).toFixed(Number.isInteger(s.wins) ? 0 : 1)}` : "–"],
-    ["Turns", s.turns],
-    ["Average score", s.average_score.toFixed(2)],
-    ["Shut the box", `${(s.shut_rate * 100).toFixed(1)} % of turns`],
-    ["Best score", s.best_score],
-  ];
-  const solo = s.solo && s.solo.games ? el("section", { "aria-labelledby": "solo-title" },
-    el("h3", { id: "solo-title" }, "Solo"),
-    el("p", {}, `Personal best: ${s.solo.personal_best} over ${s.solo.games} solo ${s.solo.games === 1 ? "game" : "games"}.`),
-    el("p", { className: "note" }, `Scores in order: ${s.solo.scores.join(", ")}`)) : null;
+  const words = s.words;                  // every fact and caption in the server's words
+  const solo = words.solo ? el("section", { "aria-labelledby": "solo-title" },
+    el("h3", { id: "solo-title" }, words.solo.title),
+    el("p", {}, words.solo.best),
+    el("p", { className: "note" }, words.solo.scores)) : null;
   fill(box, 
     el("h2", { className: "name" }, s.player),
-    el("table", { className: "facts-table" }, el("tbody", {}, ...rows.map(([k, v]) => el("tr", {}, el("th", { scope: "row" }, k), el("td", {}, String(v)))))),
+    el("table", { className: "facts-table" }, el("tbody", {}, ...words.rows.map(([k, v]) => el("tr", {}, el("th", { scope: "row" }, k), el("td", {}, String(v)))))),
     s.rating ? el("section", { className: "rating", "aria-labelledby": "rating-title" },
       el("h3", { id: "rating-title" }, "Rating"),
       el("p", { className: "rating-text" }, s.rating.text),
@@ -53,12 +45,13 @@ export async function show(name) {
       el("p", { className: "accuracy-text" }, s.accuracy.text),
       smallLine(s.accuracy.history, s.accuracy.title, s.accuracy.text)) : null,
     solo,
-    el("h3", {}, "Scores against perfect play"),
+    el("h3", {}, words.chart.heading),
     chart(s, box.clientWidth));
 }
 
 /** Bars: the share of the player's turns at each score; dots: perfect play's share. */
 function chart(s, room) {
+  const words = s.words.chart;
   const total = Object.values(s.scores).reduce((a, b) => a + b, 0) || 1;
   const keys = [...new Set([...Object.keys(s.optimal), ...Object.keys(s.scores)])].map(Number).sort((a, b) => a - b);
   const mine = (k) => (s.scores[String(k)] || 0) / total;
@@ -80,24 +73,24 @@ function chart(s, room) {
   keys.forEach((k, i) => {
     const h = y(0) - y(mine(k));
     const bar = svg("rect", { x: x(i) - band * 0.35, y: y(mine(k)), width: band * 0.7, height: Math.max(h, 0), class: "bar" });
-    bar.append(svg("title", {}, document.createTextNode(`score ${k}: ${s.scores[String(k)] || 0} of your turns`)));
+    bar.append(svg("title", {}, document.createTextNode(words.bars[String(k)] || "")));
     parts.push(bar);
     const dot = svg("circle", { cx: x(i), cy: y(best(k)), r: 3.5, class: "dot" });
-    dot.append(svg("title", {}, document.createTextNode(`score ${k}: ${(best(k) * 100).toFixed(2)} % under perfect play`)));
+    dot.append(svg("title", {}, document.createTextNode(words.dots[String(k)] || "")));
     parts.push(dot);
   });
   const every = Math.ceil(keys.length / Math.max(4, Math.floor(plotW / 36)));
   keys.forEach((k, i) => { if (i % every === 0) parts.push(svg("text", { x: x(i), y: y(0) + 16, "text-anchor": "middle", class: "tick" }, document.createTextNode(String(k)))); });
   parts.push(svg("line", { x1: left, x2: width - right, y1: y(0), y2: y(0), class: "axis" }));
   parts.push(svg("line", { x1: left, x2: left, y1: topPad, y2: y(0), class: "axis" }));
-  parts.push(svg("text", { x: left + plotW / 2, y: height - 8, "text-anchor": "middle", class: "axis-title" }, document.createTextNode("Score of a turn")));
-  parts.push(svg("text", { x: 16, y: topPad + plotH / 2, "text-anchor": "middle", transform: `rotate(-90 16 ${topPad + plotH / 2})`, class: "axis-title" }, document.createTextNode("Share of turns")));
+  parts.push(svg("text", { x: left + plotW / 2, y: height - 8, "text-anchor": "middle", class: "axis-title" }, document.createTextNode(words.x_label)));
+  parts.push(svg("text", { x: 16, y: topPad + plotH / 2, "text-anchor": "middle", transform: `rotate(-90 16 ${topPad + plotH / 2})`, class: "axis-title" }, document.createTextNode(words.y_label)));
   parts.push(svg("rect", { x: left + 8, y: 6, width: 12, height: 12, class: "bar" }));
-  parts.push(svg("text", { x: left + 26, y: 16, class: "tick" }, document.createTextNode("your turns")));
+  parts.push(svg("text", { x: left + 26, y: 16, class: "tick" }, document.createTextNode(words.yours)));
   parts.push(svg("circle", { cx: left + 130, cy: 12, r: 4, class: "dot" }));
-  parts.push(svg("text", { x: left + 140, y: 16, class: "tick" }, document.createTextNode("perfect play")));
+  parts.push(svg("text", { x: left + 140, y: 16, class: "tick" }, document.createTextNode(words.perfect)));
   return el("figure", { className: "chart-box" },
-    svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-label": `Share of turns at each score: ${s.player}'s turns as bars, perfect play as dots` }, ...parts),
-    el("figcaption", { className: "note" }, `From ${total} ${total === 1 ? "turn" : "turns"} under the rules this player used most. Bars: their turns at each score; dots: the exact share under perfect play.`));
+    svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "chart", role: "img", "aria-label": words.description }, ...parts),
+    el("figcaption", { className: "note" }, words.caption));
 }
 

@@ -5,19 +5,20 @@ import * as api from "../api.js";
 import { $, el, fill } from "../dom.js";
 import { view } from "./state.js";
 import { myMove } from "./seats.js";
+import { say } from "../sentences.js";
 
 export async function showHint() {
   const panel = $("hint-panel");
   if (!view.game || !myMove()) return;
   if (view.game.pending.kind === "roll") {
-    fill(panel, el("p", {}, "Roll the dice first: hints rank the moves after a roll."));
+    fill(panel, el("p", {}, say("hint_roll_first")));
     panel.hidden = false;
     return;
   }
   try {
     const hint = await api.hint(view.game.id);
     if (!hint.options || !hint.options.length) {
-      fill(panel, el("p", {}, hint.message || "There is nothing to choose now."));
+      fill(panel, el("p", {}, hint.message || say("hint_nothing")));
       panel.hidden = false;
       return;
     }
@@ -33,8 +34,8 @@ export async function showHint() {
     fill(panel, 
       el("h2", {}, "Hint"),
       el("table", {},
-        el("caption", {}, score ? "Each move with the score you can expect after it (lower is better)" : "Each move with your chance to win after it"),
-        el("thead", {}, el("tr", {}, ...[hint.kind === "shut" ? verb : "Dice", score ? "Expected score" : "Chance to win", score ? "Loses (points)" : "Loses (percentage points)", "Chance to shut"].map((h) => el("th", { scope: "col" }, h)))),
+        el("caption", {}, say(score ? "hint_caption_score" : "hint_caption_chance")),
+        el("thead", {}, el("tr", {}, ...[hint.kind === "shut" ? verb : "Dice", say(score ? "hint_expected_score" : "hint_chance_to_win"), say(score ? "hint_loses_points" : "hint_loses_chance"), say("hint_chance_to_shut")].map((h) => el("th", { scope: "col" }, h)))),
         el("tbody", {}, ...rows)),
       hint.message ? el("p", { className: "note" }, hint.message) : null);
     panel.hidden = false;
@@ -59,9 +60,9 @@ export async function showPersonalBest(state) {
   const name = state.players[0].name;
   try {
     const known = await api.players();
-    if (!known.some((p) => p.name === name)) { $("personal-best").textContent = "Your first solo game: no personal best yet."; return; }
+    if (!known.some((p) => p.name === name)) { $("personal-best").textContent = say("first_solo_game"); return; }
     const stats = await api.stats(name);
     const best = stats.solo ? stats.solo.personal_best : stats.personal_best;
-    if (best !== null && best !== undefined) $("personal-best").textContent = `Your personal best: ${best}.`;
+    if (best !== null && best !== undefined) $("personal-best").textContent = say("personal_best", { best });
   } catch { /* statistics are a bonus on the board */ }
 }

@@ -9,8 +9,12 @@ import { mySeats, seatKind, myMove } from "./seats.js";
 import { showOver } from "./moments.js";
 import { toggle } from "./input.js";
 import { updateCoach } from "./coach.js";
+import { say, loaded } from "../sentences.js";
 
 const ACTION_BUTTONS = ["roll", "one-die", "two-dice", "shut", "clear", "hint"];
+
+// A board drawn before the server's sentences came is drawn again with them.
+loaded.then(() => { if (view.game) render(); });
 
 export function render() {
   const g = view.game;
@@ -76,8 +80,9 @@ function focusNext(mine) {
 function statusText(g, mine) {
   const p = g.pending;
   if (g.status === "over") {
-    if (!view.lastEnd || view.lastEnd.shut_box || view.lastEnd.pass || !view.lastEnd.text) return "Game over.";
-    return `${view.lastEnd.text}. Game over.`;
+    const over = (g.ending && g.ending.status) || "";
+    if (!view.lastEnd || view.lastEnd.shut_box || view.lastEnd.pass || !view.lastEnd.text) return over;
+    return `${view.lastEnd.text}. ${over}`;
   }
   if (g.status === "waiting") return p.text;
   let head = "";
@@ -90,7 +95,7 @@ function statusText(g, mine) {
   if (view.selected.size) {
     const picked = [...view.selected].sort((a, b) => a - b);
     const sum = picked.reduce((a, b) => a + b, 0);
-    text += ` Picked ${picked.join(" + ")} = ${sum}${selectionIsLegal() ? " ✓ adds up" : ""}.`;
+    text += ` ${say(selectionIsLegal() ? "picked_legal" : "picked", { tiles: picked.join(" + "), sum })}`;
   }
   return text;
 }
@@ -125,8 +130,8 @@ export function drawTiles(state, clickable) {
     button.classList.toggle("usable", marked);
     setUsable(button, canUse && !view.busy && !view.playing);
     button.setAttribute("aria-pressed", view.selected.has(t) ? "true" : "false");
-    const state_ = battle ? (up ? "up" : "down") : (up ? "open" : "shut");
-    button.setAttribute("aria-label", `Tile ${t}, ${state_}${marked ? (stand ? ", can stand up" : ", can knock down") : ""}`);
+    const named = marked ? (stand ? "tile_stand" : "tile_knock") : battle ? (up ? "tile_up" : "tile_down") : (up ? "tile_open" : "tile_shut");
+    button.setAttribute("aria-label", say(named, { tile: t }) || String(t));
   }
 }
 
@@ -163,7 +168,7 @@ function drawPlayers(g) {
     return el("tr", { className: classes.join(" ") },
       el("th", { scope: "row" }, el("span", { className: "name" }, info.name || player.name), note ? el("small", {}, ` ${note}`) : null,
         g.pending.seat === seat && g.status === "playing" ? el("span", { className: "visually-hidden" }, " (to play)") : null),
-      battle ? el("td", {}, seat === 0 ? "knocks down" : "stands up") : el("td", {}, score === undefined ? "–" : String(score)),
+      battle ? el("td", {}, say(seat === 0 ? "role_knock" : "role_stand")) : el("td", {}, score === undefined ? "–" : String(score)),
       battle ? null : el("td", {}, String(g.totals[seat])));
   });
   const head = battle ? ["Player", "Role"] : ["Player", "This round", "Total"];

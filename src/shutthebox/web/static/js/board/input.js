@@ -8,6 +8,7 @@ import { myMove } from "./seats.js";
 import { receive } from "./playback.js";
 import { render, setBusy } from "./draw.js";
 import { showHint, updateCoach } from "./coach.js";
+import { say } from "../sentences.js";
 
 const TILE_KEYS = { "0": 10, "-": 11, "=": 12 };
 
@@ -65,9 +66,7 @@ function shut() {
   if (!view.game || view.game.pending.kind !== "shut") return;
   if (!selectionIsLegal()) {
     const target = view.game.pending.roll.reduce((a, b) => a + b, 0);
-    $("game-error").textContent = view.selected.size
-      ? `Those tiles do not make a move for ${target}: pick tiles adding up to ${target}.`
-      : `Pick tiles adding up to ${target} first (click them or type their numbers).`;
+    $("game-error").textContent = say(view.selected.size ? "pick_wrong" : "pick_first", { target });
     return;
   }
   act("shut", { tiles: [...view.selected].sort((a, b) => a - b) });

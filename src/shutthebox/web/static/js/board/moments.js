@@ -1,8 +1,8 @@
 // Moments: a shut box, a round's end, the match's end (who won, in the server's words).
 
 import { $, el, fill, announce } from "../dom.js";
-import { view } from "./state.js";
 import { nameOf } from "./seats.js";
+import { say } from "../sentences.js";
 
 export function showMoment(event, line) {
   if (!event.shut_box || !line) return;
@@ -25,7 +25,7 @@ export function showRoundEnd(state, event) {
   if (["solo", "single"].includes(String(state.format).split(":")[0])) return;
   const moment = $("moment");
   moment.className = "moment round-end";
-  fill(moment, el("h2", {}, `Round ${event.round} is over`), roundTable(state, event.scores, event.totals));
+  fill(moment, el("h2", {}, say("round_over", { round: event.round })), roundTable(state, event.scores, event.totals));
   moment.hidden = false;
 }
 
@@ -33,14 +33,14 @@ export function showOver(g) {
   const moment = $("moment");
   if (moment.classList.contains("final") && moment.dataset.game === g.id) return;
   const solo = g.players.length === 1;
-  const payouts = view.payoutLines;
-  const heading = (solo ? g.score_text : view.winnerLine) || "Game over";
+  const ending = g.ending || {};          // the heading and the pot, in the server's words
+  const heading = ending.heading || "";
   const final = solo ? null : roundTable(g, g.round_scores || {}, g.totals);
   moment.className = "moment final";
   moment.dataset.game = g.id;
   fill(moment, 
     el("h2", {}, heading),
-    g.stake ? el("p", {}, `The pot was ${g.pot_text}${payouts.length ? `: ${payouts.join(", ")}.` : "."}`) : null,
+    ending.pot ? el("p", {}, ending.pot) : null,
     final,
     el("p", { className: "actions" },
       el("a", { href: `/review/${g.id}`, "data-link": "", className: "button primary" }, "Review every move"),
