@@ -204,6 +204,10 @@ def test_a_whole_game_against_the_computer_by_mouse(page: Page, server: Server) 
     legal = server.get(f"/api/games/{game}").json()["pending"]["legal"]
     assert page.locator("#hint-panel tbody tr").count() == len(legal)
     assert "★" in page.locator("#hint-panel tbody tr").first.inner_text()
+    sentences = server.get("/api/choices").json()["sentences"]     # the hint's own words
+    assert page.inner_text("#hint-panel caption") in (sentences["hint_caption_score"],
+                                                      sentences["hint_caption_chance"])
+    assert sentences["hint_best"] in page.locator("#hint-panel tbody tr").first.inner_text()
     play_by_mouse(page, server, game)
     final = page.inner_text("#moment")
     assert "wins" in final or "share the win" in final

@@ -283,6 +283,7 @@ def page_sentences() -> dict[str, str]:
         "hint_loses_points": _("Loses (points)"),
         "hint_loses_chance": _("Loses (percentage points)"),
         "hint_chance_to_shut": _("Chance to shut"),
+        "hint_best": _("best"),
         "first_solo_game": _("Your first solo game: no personal best yet."),
         "personal_best": _("Your personal best: {best}."),
     }

@@ -29,7 +29,7 @@ export async function showHint() {
     const rows = hint.options.map((o, i) => el("tr", { className: i === 0 ? "best" : "" },
       el("th", { scope: "row" }, `${i === 0 ? "★ " : ""}${o.text}`),
       el("td", {}, value(o.value)),
-      el("td", {}, o.loss > 1e-9 ? (score ? o.loss.toFixed(2) : (o.loss * 100).toFixed(2)) : "best"),
+      el("td", {}, o.loss > 1e-9 ? (score ? o.loss.toFixed(2) : (o.loss * 100).toFixed(2)) : say("hint_best")),
       el("td", {}, percent(o.p_shut))));
     fill(panel, 
       el("h2", {}, "Hint"),
