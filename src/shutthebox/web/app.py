@@ -38,8 +38,10 @@ from shutthebox.web.guard import (
 )
 from shutthebox.web.lane import ActionLane
 from shutthebox.web.live import LiveFeed, LiveHub
+from shutthebox.web.reactions import Reactions
 from shutthebox.web.refusals import REFUSALS, REFUSED, malformed, refusal, refused
 from shutthebox.web.routes import actions, api_router, games, pages
+from shutthebox.web.series import Series
 from shutthebox.web.service import GameService
 from shutthebox.web.storage import make_engine
 from shutthebox.web.view import Batch
@@ -125,6 +127,8 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     app.state.work = work
     app.state.blocking = blocking
     app.state.misses = MissLimit()
+    app.state.reactions = Reactions(service)
+    app.state.series = Series(service)
     for kind in REFUSALS:
         app.add_exception_handler(kind, refused)
     app.exception_handler(RequestValidationError)(malformed)

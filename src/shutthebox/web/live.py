@@ -13,6 +13,7 @@ the database, so a wake-up that comes twice, or late, costs nothing and loses no
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -40,6 +41,12 @@ GAME_OVER_CLOSE = 4000
 """The close code of a feed whose game is over: its last state was sent, nothing follows."""
 DATABASE_AWAY_CLOSE = 1013
 BAD_REQUEST_CLOSE = 1008
+LINGER_SECONDS = 600.0
+"""How long a feed opened with ``table=1`` stays open once its game is over, for what is
+said at the table after it (reactions, the rematch)."""
+TOLD_KEPT = 16
+"""Messages told a game's table (:meth:`LiveHub.tell`) kept for watchers that are busy
+sending: one further behind misses the oldest (they are not part of the game)."""
 
 
 class LiveHub:
@@ -52,6 +59,8 @@ class LiveHub:
         self._latest: dict[str, Batch] = {}
         """Per watched game: the last batch this process stored."""
         self._progress: dict[str, float] = {}
+        self._told: dict[str, collections.deque[tuple[int, str]]] = {}
+        self._told_count = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: asyncio.Task[None] | None = None
         self._announcer: Announcer | None = None
@@ -86,6 +95,7 @@ class LiveHub:
                 self._counts.pop(game_id, None)
                 self._latest.pop(game_id, None)
                 self._progress.pop(game_id, None)
+                self._told.pop(game_id, None)
 
     def watching(self, game_id: str) -> int:
         """How many clients of this process watch the game."""
@@ -115,6 +125,31 @@ class LiveHub:
         return json.dumps({"type": "progress", "fraction": round(fraction, 3),
                            "what": "Working out the exact match tables for these rules "
                                    "(only the first time)"})
+
+    def tell(self, game_id: str, message: str) -> None:
+        """Send the game's watchers in this process a message that is no part of the game
+        (a reaction, a rematch), as JSON text (from the event loop)."""
+        watchers = self._watchers.get(game_id)
+        if not watchers:
+            return
+        self._told_count += 1
+        told = self._told.get(game_id)
+        if told is None:
+            told = self._told[game_id] = collections.deque(maxlen=TOLD_KEPT)
+        told.append((self._told_count, message))
+        for wake in watchers:
+            wake.set()
+
+    def told_after(self, game_id: str, mark: int) -> tuple[int, list[str]]:
+        """The messages told the game after ``mark`` (0: none yet), and the new mark."""
+        told = self._told.get(game_id)
+        if not told or told[-1][0] <= mark:
+            return mark, []
+        return told[-1][0], [message for number, message in told if number > mark]
+
+    def told_mark(self) -> int:
+        """A mark after every message told so far (a new watcher hears what follows)."""
+        return self._told_count
 
     def publish(self, game_id: str, batch: Batch | None = None) -> None:
         """Wake the game's watchers (from any thread), with the batch just stored when it
@@ -237,9 +272,11 @@ class LiveFeed:
     opened once per watcher and game, and speaks in a few fixed messages: no routing, no
     validation models): a ``state`` message with the events from ``since``, then one
     whenever more are stored, a ``progress`` message while the server's long solve for the
-    game runs, and a ``ping`` after 20 quiet seconds. A client that leaves is let go at
-    once; once the game is over and its last state sent, the feed is closed with
-    :data:`GAME_OVER_CLOSE`. An unknown game is refused with :data:`NO_GAME_CLOSE`.
+    game runs, what is told at the table (:meth:`LiveHub.tell`: reactions, the rematch),
+    and a ``ping`` after 20 quiet seconds. A client that leaves is let go at once; once the
+    game is over and its last state sent, the feed is closed with :data:`GAME_OVER_CLOSE`
+    (with ``table=1``, :data:`LINGER_SECONDS` later, for what is said after the game). An
+    unknown game is refused with :data:`NO_GAME_CLOSE`.
 
     ``blocking(function, *arguments)`` runs the service's database work."""
 
@@ -260,6 +297,7 @@ class LiveFeed:
                           f"{since_text[:20]!r}")
             return
         since = min(int(since_text), MAX_EVENT)
+        linger = query.get("table") == ["1"]
         try:
             state = await self.service.state_async(game_id, since) \
                 or await self.blocking(self.service.state, game_id, since)
@@ -274,7 +312,7 @@ class LiveFeed:
         gone = asyncio.Event()
         reader = asyncio.create_task(_until_disconnect(receive, gone, wake))
         try:
-            await self._follow(send, game_id, state, wake, gone)
+            await self._follow(send, game_id, state, wake, gone, linger)
         except OSError:             # the client went away while a message was sent
             pass
         except RuntimeError as error:   # ... or had closed it: uvicorn refuses a send after
@@ -285,7 +323,8 @@ class LiveFeed:
             reader.cancel()
 
     async def _follow(self, send: Send, game_id: str, state: dict[str, Any],
-                      wake: asyncio.Event, gone: asyncio.Event) -> None:
+                      wake: asyncio.Event, gone: asyncio.Event, linger: bool = False
+                      ) -> None:
         quiet = _QuietTimer(asyncio.get_running_loop(), PING_SECONDS, wake)
 
         async def text(message: str) -> None:
@@ -293,7 +332,7 @@ class LiveFeed:
             quiet.sent()
 
         try:
-            closing = await self._news(text, game_id, state, wake, gone, quiet)
+            closing = await self._news(text, game_id, state, wake, gone, quiet, linger)
         finally:
             quiet.cancel()
         if closing is not None:
@@ -301,15 +340,23 @@ class LiveFeed:
 
     async def _news(self, text: Callable[[str], Awaitable[None]], game_id: str,
                     state: dict[str, Any], wake: asyncio.Event, gone: asyncio.Event,
-                    quiet: _QuietTimer) -> tuple[int, str] | None:
-        """Send the game's news until it is over or the client leaves; answer the close
-        code and reason to end the feed with (None: the client has gone)."""
+                    quiet: _QuietTimer, linger: bool = False) -> tuple[int, str] | None:
+        """Send the game's news until it is over (and with ``linger``, for
+        :data:`LINGER_SECONDS` more) or the client leaves; answer the close code and reason
+        to end the feed with (None: the client has gone)."""
         hub, service = self.hub, self.service
         first = Batch.of(state)
+        mark = hub.told_mark()
         await text(first.message)
         sent, over = first.count, first.over
         told: str | None = None
-        while not over:
+        until = None
+        while not over or linger:
+            if over:
+                now = quiet.loop.time()
+                until = now + LINGER_SECONDS if until is None else until
+                if now >= until:
+                    break
             await wake.wait()
             wake.clear()
             if gone.is_set():
@@ -320,6 +367,11 @@ class LiveFeed:
             if news is not None and news != told:
                 await text(news)
                 told = news
+            mark, said = hub.told_after(game_id, mark)
+            for message in said:
+                await text(message)
+            if over:
+                continue
             batch = hub.batch_after(game_id, sent)   # as this process stored it, if it did
             if batch is None:
                 known = hub.known_count(game_id)

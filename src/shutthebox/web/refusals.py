@@ -16,6 +16,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.web.cache import GameNotFoundError
+from shutthebox.web.reactions import TooManyReactionsError
 from shutthebox.web.seats import (
     ForbiddenError,
     InviteNotFoundError,
@@ -23,6 +24,7 @@ from shutthebox.web.seats import (
     TooManyGuessesError,
     UnauthorizedError,
 )
+from shutthebox.web.series import RematchError
 from shutthebox.web.service import NotYourTurnError
 from shutthebox.web.work import ServerBusyError, TooMuchWorkError
 
@@ -48,12 +50,13 @@ REFUSED: dict[int | str, dict[str, Any]] = {
         (403, "another seat's token, or a live feed asked for by a page of another site"),
         (404, "no such game or invite"),
         (408, "the request's headers or body did not arrive in time"),
-        (409, "out of turn, against an old event number, or a seat already taken"),
+        (409, "out of turn, against an old event number, a seat already taken, or a "
+              "game played again before it is over"),
         (413, "a body over 64 KiB"),
         (415, "a body that is not JSON"),
         (422, "a body or parameter of the wrong shape"),
-        (429, "too many requests, connections, unknown invites or solver requests from "
-              "this client: wait for Retry-After seconds"),
+        (429, "too many requests, connections, unknown invites, reactions or solver "
+              "requests from this client: wait for Retry-After seconds"),
         (431, "request headers over 16 KiB"),
         (503, "the database is briefly away, or the server's solver or connections are "
               "full: try again after Retry-After seconds"),
@@ -74,6 +77,8 @@ REFUSALS: dict[type[Exception], tuple[int, str | None, dict[str, str] | None]] =
                  {"Retry-After": "1"}),
     TooMuchWorkError: (429, None, {"Retry-After": "1"}),
     TooManyGuessesError: (429, None, {"Retry-After": "1"}),
+    TooManyReactionsError: (429, None, {"Retry-After": "1"}),
+    RematchError: (409, None, None),
     ServerBusyError: (503, None, {"Retry-After": "5"}),
     ShutTheBoxError: (400, None, None),
 }

@@ -3,10 +3,20 @@
 
 from fastapi import APIRouter
 
-from shutthebox.web.routes import actions, coaching, daily, games, invites, pages, players
+from shutthebox.web.routes import (
+    actions,
+    coaching,
+    daily,
+    games,
+    invites,
+    pages,
+    players,
+    reactions,
+    series,
+)
 
 api_router = APIRouter(prefix="/api")
-for area in (games, actions, invites, coaching, players, daily):
+for area in (games, actions, invites, coaching, players, daily, reactions, series):
     api_router.include_router(area.router)
 
 __all__ = ["api_router", "pages"]

@@ -37,11 +37,12 @@ from shutthebox.web.storage.queries import (
     store_move,
     store_new_game,
 )
-from shutthebox.web.storage.schema import ANSWERS, EVENTS, GAMES, RESULTS, SEATS
+from shutthebox.web.storage.schema import ANSWERS, EVENTS, GAMES, RESULTS, SEATS, SERIES
 from shutthebox.web.storage.sqlite import Checkpointer, SqliteWriter
 
 __all__ = [
-    "ANSWERS", "EVENTS", "GAMES", "NOTIFY_CHANNEL", "RESULTS", "SEATS", "Announcer",
+    "ANSWERS", "EVENTS", "GAMES", "NOTIFY_CHANNEL", "RESULTS", "SEATS", "SERIES",
+    "Announcer",
     "AsyncWriter", "Checkpointer", "Move", "NewGame", "News", "SqliteWriter", "StorageError",
     "append_events", "create_game", "default_url", "driver_error", "event_count", "heard",
     "is_postgresql", "load_events", "make_engine", "now", "record_results", "safe_url",

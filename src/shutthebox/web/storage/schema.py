@@ -1,6 +1,7 @@
-"""The tables: games, their event logs, seats, the answers to repeated requests and the
-results of finished games. Alembic's migrations (``shutthebox/web/migrations``) build and
-change them in a database; these declarations are what the code reads and writes."""
+"""The tables: games, their event logs, seats, the answers to repeated requests, the
+results of finished games and the series of games played again. Alembic's migrations
+(``shutthebox/web/migrations``) build and change them in a database; these declarations
+are what the code reads and writes."""
 
 from __future__ import annotations
 
@@ -85,10 +86,29 @@ class PlayerResultRow(Base):
     finished: Mapped[datetime] = mapped_column(DateTime)
 
 
+class SeriesRow(Base):
+    """A game's place in a series of games played again ("Play again"): the series (the id
+    of its first game), the game's number in it, the game it was played again from (one
+    rematch a game: unique), the series player at each of its seats (the seats rotate, the
+    players stay) and who asked for it."""
+
+    __tablename__ = "series"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    series_id: Mapped[str] = mapped_column(String(32), index=True)
+    number: Mapped[int] = mapped_column(Integer)
+    previous: Mapped[str | None] = mapped_column(ForeignKey("games.id"), nullable=True,
+                                                 unique=True)
+    players: Mapped[list[int]] = mapped_column(JSON)
+    started_by: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    """The name of the player who played the previous game again."""
+
+
 GAMES = cast(Table, GameRow.__table__)
 EVENTS = cast(Table, EventRow.__table__)
 SEATS = cast(Table, SeatRow.__table__)
 ANSWERS = cast(Table, AnswerRow.__table__)
 RESULTS = cast(Table, PlayerResultRow.__table__)
+SERIES = cast(Table, SeriesRow.__table__)
 """The tables themselves: the hot path of a move uses plain Core statements on them, which
 costs a fraction of the ORM's bookkeeping."""

@@ -131,6 +131,23 @@ export const coach = (id) => request(`/api/games/${encodeURIComponent(id)}/coach
 export const review = (id) => request(`/api/games/${encodeURIComponent(id)}/review`);
 export const howToPlay = (id) => request(`/api/games/${encodeURIComponent(id)}/how-to-play`);
 
+/** Plays a finished game again (or takes this browser's seats in its next game): the seats'
+ * new tokens are kept under the new game. */
+export async function rematch(id) {
+  const [first, ...rest] = Object.values(tokensFor(id));
+  const answer = await request(`/api/games/${encodeURIComponent(id)}/rematch`, {
+    method: "POST", headers: { ...bearer(first), ...(rest.length ? { "X-Seat-Tokens": rest.join(",") } : {}) },
+  });
+  saveTokens(answer.game_id, answer.tokens);
+  return answer;
+}
+
+export const series = (id) => request(`/api/games/${encodeURIComponent(id)}/series`);
+export const reactions = () => request("/api/reactions");
+export const react = (id, reaction) => request(`/api/games/${encodeURIComponent(id)}/react`, {
+  method: "POST", body: { reaction }, headers: bearer(anyToken(id)),
+});
+
 const TOKENS_A_REQUEST = 20; // the server's limit (seats.MAX_TOKENS)
 
 /** The games this browser holds seats in, newest first (asked for 20 tokens at a time). */
@@ -160,9 +177,11 @@ export async function join(gameId, code, name) {
 export const players = () => request("/api/players");
 export const stats = (name) => request(`/api/stats?player=${encodeURIComponent(name)}`);
 
-/** The live feed of a game: calls onState with each new state, and onProgress with the
- * server's long work for the game ({fraction, what}); reconnects from the last event. */
-export function live(id, since, onState, onProgress = () => {}) {
+/** The live feed of a game: calls onState with each new state, onProgress with the
+ * server's long work for the game ({fraction, what}), and onTable with what is said at the
+ * table (reactions, the rematch; the feed stays open a while after the game for them);
+ * reconnects from the last event. */
+export function live(id, since, onState, onProgress = () => {}, onTable = () => {}) {
   let socket = null;
   let closed = false;
   let delay = 500;
@@ -170,12 +189,13 @@ export function live(id, since, onState, onProgress = () => {}) {
   const open = () => {
     if (closed) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(id)}/live?since=${last}`);
+    socket = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(id)}/live?since=${last}&table=1`);
     socket.addEventListener("open", () => { delay = 500; });
     socket.addEventListener("message", (message) => {
       let state;
       try { state = JSON.parse(message.data); } catch { return; }
       if (state.type === "progress") { onProgress(state); return; }
+      if (state.type === "reaction" || state.type === "rematch") { onTable(state); return; }
       if (state.type !== "state") return;
       last = Math.max(last, state.event_count);
       onState(state);

@@ -3,6 +3,7 @@
 import { $, el, fill, announce } from "../dom.js";
 import { nameOf } from "./seats.js";
 import { say } from "../sentences.js";
+import { playAgainButton, showSeries } from "../series.js";
 
 export function showMoment(event, line) {
   if (!event.shut_box || !line) return;
@@ -43,8 +44,10 @@ export function showOver(g) {
     ending.pot ? el("p", {}, ending.pot) : null,
     final,
     el("p", { className: "actions" },
+      playAgainButton(g),
       el("a", { href: `/review/${g.id}`, "data-link": "", className: "button primary" }, "Review every move"),
       el("a", { href: "/", "data-link": "", className: "button" }, "New game")));
   moment.hidden = false;
   announce(heading);
+  showSeries(g);          // the tally, with this game counted
 }

@@ -10,6 +10,8 @@ import { render, setBusy, drawTiles } from "./draw.js";
 import { showMoment, showRoundEnd } from "./moments.js";
 import { showPersonalBest } from "./coach.js";
 import { play } from "../sound.js";
+import * as reactions from "../reactions.js";
+import * as series from "../series.js";
 
 const STEP_PAUSE_MS = 260;
 const SPOKEN = new Set(["seat", "turn", "dice", "roll", "shut", "stand", "pass", "turn-end", "round-end", "eliminated", "winner"]);
@@ -51,7 +53,10 @@ export async function open(id, created = null) {
   view.moveFocus = true;
   render();
   showPersonalBest(state);
-  view.feed = api.live(id, state.event_count, receive, showProgress);
+  series.showSeries(state);
+  reactions.showButtons(state, Object.keys(api.tokensFor(id)).length > 0);
+  view.feed = api.live(id, state.event_count, receive, showProgress,
+    (message) => (message.type === "reaction" ? reactions.show(message) : series.onRematch(message)));
 }
 
 /** The server's long work for this game (the match tables, the first time): a bar. */
@@ -84,6 +89,8 @@ export function isOpen() {
 export function close() {
   if (view.feed) view.feed.close();
   view.feed = null;
+  reactions.hide();
+  series.hide();
 }
 
 /** New state from an action's answer or the live feed: shown in order, once. */
