@@ -734,6 +734,46 @@ def test_the_sentences_the_page_completes_come_once_with_the_choices(
     assert not any(key in rolled for key in ("sentences", "picked"))   # a move stays small
 
 
+def test_the_server_says_a_games_status_a_rule_set_and_the_invite_lines(
+        client: TestClient) -> None:
+    """The list of a reader's games says each one's status, the rule sets come named with
+    their tiles, and the invite lines and a missing game's sentences come with the page's
+    templates: the page shows them as sent."""
+    from shutthebox.narration import GameStatusError, status_text
+    from shutthebox.rules import PRESETS
+
+    sentences = client.get("/api/choices").json()["sentences"]
+    assert sentences["invite_waiting"].format(name="Bo") == "Waiting for Bo to join."
+    assert sentences["invite_seat"].format(seat=2, name="Bo", code="ABCD") == (
+        "Invite a friend to seat 2 (Bo): send them the link, or the code ABCD to type on the "
+        "start page.")
+    assert sentences["game_not_found_title"] == "Game not found"
+    missing = client.get("/api/games/no-such-game")
+    assert missing.status_code == 404 and sentences["game_not_found"].startswith(
+        "There is no game at this address.")
+    presets = {p["name"]: p for p in client.get("/api/presets").json()}
+    assert presets["classic"]["text"] == "classic (9 tiles)"
+    assert presets["classic"]["summary"] == PRESETS["classic"].summary
+    waiting = new_game(client, players=[{"name": "Ann"}, {"name": "Bo", "kind": "open"}])
+    solo = new_game(client, players=[{"name": "Ann"}])
+    held = f"{waiting['tokens']['0']},{solo['tokens']['0']}"
+    listed = {g["id"]: g for g in client.get("/api/games",
+                                             headers={"X-Seat-Tokens": held}).json()}
+    assert listed[waiting["id"]]["status_text"] == "waiting for players"
+    assert listed[solo["id"]]["status_text"] == "not finished"
+    play_out(client, solo, solo["tokens"])
+    listed = {g["id"]: g for g in client.get("/api/games",
+                                             headers={"X-Seat-Tokens": held}).json()}
+    assert listed[solo["id"]]["status_text"] == status_text("over") == "finished"
+    with pytest.raises(GameStatusError, match="no game status 'lost'"):
+        status_text("lost")
+    # a rule's bounds are checked once, by the rules: the page shows the server's refusal
+    refused = client.post("/api/games", json={"players": [{"name": "Ann"}],
+                                              "rules": {"tiles": "13x"}})
+    assert refused.status_code == 400
+    assert refused.json()["detail"] == "tiles must be a whole number from 2 to 12, not '13x'"
+
+
 def test_the_page_keeps_no_words_of_the_game_of_its_own() -> None:
     """No script of the page holds the rules, formats or events in words: the server sends
     them (the page keeps only the words of the page itself: buttons, keys, forms)."""
@@ -759,7 +799,12 @@ def test_the_page_keeps_no_words_of_the_game_of_its_own() -> None:
                  "personal best", "Personal best", "of your turns", "under perfect play",
                  "Score of a turn", "Share of turns", "Scores in order", "dice choice",
                  "Costly moves", "No decisions", "knocks down", "stands up", "can knock",
-                 "can stand", "Chance to shut", "Expected score", "Loses (", "lower is better"}
+                 "can stand", "Chance to shut", "Expected score", "Loses (", "lower is better",
+                 # a seat's invite, a missing game, a game's status, a rule set's name and
+                 # the bounds of the rules (the server refuses and says why)
+                 "Invite a friend", "Waiting for ${", "to type on the start page",
+                 "Game not found", "waiting for players",
+                 "not finished", '"finished"', " tiles)", "must be a whole number"}
     # every template the page fills in, in pieces between its placeholders
     pieces = {piece.strip(" .:,") for sentence in page_sentences().values()
               for piece in re.split(r"\{\w+\}", sentence)}

@@ -7,6 +7,7 @@ test. Screenshots go to test-artifacts/screenshots/.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -473,3 +474,40 @@ def test_the_coach_line_is_the_servers_sentence(page: Page, server: Server) -> N
     coach = server.get(f"/api/games/{game}/coach", token=tokens["0"]).json()
     assert coach["text"].startswith("From here, playing perfectly")
     assert page.text_content("#coach") == coach["text"]
+
+
+def test_invites_a_missing_game_my_games_and_a_refused_rule_in_the_servers_words(
+        browser: Browser, server: Server) -> None:
+    """The invite line, a missing game, a game's status in My games, a rule set's name and a
+    rule the rules refuse: the page shows the server's sentences, word for word."""
+    page, errors = open_page(browser)
+    sentences = server.get("/api/choices").json()["sentences"]
+    page.goto(f"{server.url}/games/no-such-game")
+    page.wait_for_function("() => document.getElementById('status').textContent !== ''")
+    assert page.text_content("#game-title") == sentences["game_not_found_title"]
+    assert page.text_content("#status") == sentences["game_not_found"]
+    game = new_game(page, server, [("Ann", "here"), ("Bo", "open")])
+    page.wait_for_selector("#share .code")
+    code = page.inner_text("#share .code")
+    assert page.inner_text("#share .invite p") == sentences["invite_seat"].format(
+        seat=2, name="Bo", code=code)
+    page.goto(f"{server.url}/history")
+    page.wait_for_selector("#history .card")
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('shutthebox.tokens'))['{game}']['0']")
+    listed = server.get("/api/games", token=token).json()
+    status = {g["id"]: g["status_text"] for g in listed}[game]
+    assert status == "waiting for players"
+    assert status in page.inner_text(f'#history .card:has(a[href="/games/{game}"]) .note')
+    page.goto(server.url)
+    page.wait_for_selector("#preset option", state="attached")
+    presets = server.get("/api/presets").json()
+    assert page.locator("#preset option").all_text_contents() == [p["text"] for p in presets]
+    page.click("#new-game details summary")
+    page.fill("#rule-tiles", "13")
+    page.click("#start")
+    page.wait_for_function("() => document.getElementById('new-error').textContent !== ''")
+    assert page.text_content("#new-error") == "Tiles must be a whole number from 2 to 12, not 13."
+    page.context.close()
+    # the browser reports the two refusals asked for (the missing game, the rule), nothing else
+    assert [e for e in errors if not re.search(r"status of 40[04] ", e)] == []
+    assert len(errors) == 2

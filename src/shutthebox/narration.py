@@ -25,6 +25,7 @@ from enum import Enum
 from typing import Any, NamedTuple
 
 from shutthebox.dice import format_roll
+from shutthebox.errors import ShutTheBoxError
 from shutthebox.formats import FormatKind, GameFormat
 from shutthebox.language import _
 from shutthebox.match import Event, EventKind, Match, PendingKind, format_money
@@ -36,6 +37,7 @@ from shutthebox.rules import (
     ONE_DIE_WORDS,
     SCORING_WORDS,
     SHUT_BOX_WORDS,
+    Preset,
     Rules,
 )
 from shutthebox.strategies import format_move
@@ -43,6 +45,10 @@ from shutthebox.tiles import mask_of
 
 YOU = "You"
 """The name that makes the game speak to the player."""
+
+
+class GameStatusError(ShutTheBoxError):
+    """A game status that is none of those a stored game has."""
 
 
 def subject(name: str, verb: str, verb_for_you: str) -> str:
@@ -97,6 +103,19 @@ def title_text(fmt: GameFormat, round_number: int | None, stake: int, pot: int) 
     """
     pot_words = f" · pot {format_money(pot)}" if stake else ""
     return format_text(fmt, round_number) + pot_words
+
+
+def preset_text(preset: Preset) -> dict[str, str]:
+    """A named rule set as the new-game form offers it: ``text`` (its name and tiles) and
+    ``summary`` (its rules in the words of its rule sheet, as the terminal prints them).
+
+    >>> from shutthebox.rules import PRESETS
+    >>> preset_text(PRESETS["classic"])["text"]
+    'classic (9 tiles)'
+    """
+    return {"text": _("{name} ({tiles} tiles)").format(name=preset.name,
+                                                       tiles=preset.rules.tiles),
+            "summary": preset.summary}
 
 
 def choices() -> dict[str, list[dict[str, str]]]:
@@ -198,6 +217,24 @@ def joining_text(names: Sequence[str]) -> str:
            "until every seat is taken."
 
 
+def status_text(status: str) -> str:
+    """A stored game's status (``waiting``, ``playing`` or ``over``) in words, as the list of
+    a reader's games says it.
+
+    >>> status_text("waiting")
+    'waiting for players'
+
+    :raises GameStatusError: ``status`` is none of the three.
+    """
+    if status == "waiting":
+        return _("waiting for players")
+    if status == "playing":
+        return _("not finished")
+    if status == "over":
+        return _("finished")
+    raise GameStatusError(f"no game status {status!r}: it is 'waiting', 'playing' or 'over'")
+
+
 def chances_text(p_shut: float, expected_score: float) -> str:
     """The chances from a position under perfect play, in a sentence.
 
@@ -284,6 +321,12 @@ def page_sentences() -> dict[str, str]:
         "hint_loses_chance": _("Loses (percentage points)"),
         "hint_chance_to_shut": _("Chance to shut"),
         "hint_best": _("best"),
+        "invite_waiting": _("Waiting for {name} to join."),
+        "invite_seat": _("Invite a friend to seat {seat} ({name}): send them the link, or "
+                         "the code {code} to type on the start page."),
+        "game_not_found_title": _("Game not found"),
+        "game_not_found": _("There is no game at this address. Start a new one, or open one "
+                            "from My games."),
         "first_solo_game": _("Your first solo game: no personal best yet."),
         "personal_best": _("Your personal best: {best}."),
     }

@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.match import parse_stake
 from shutthebox.narration import choices as choices_in_words
-from shutthebox.narration import page_sentences
+from shutthebox.narration import page_sentences, preset_text, status_text
 from shutthebox.rules import PRESETS, Rules, preset
 from shutthebox.strategies import STRENGTHS
 from shutthebox.web.bounds import MAX_EVENT, MAX_SEATS
@@ -113,9 +113,9 @@ async def start_fast(service: GameService, work: SolverWork, blocking: Blocking,
 
 @router.get("/presets")
 def presets() -> list[dict[str, Any]]:
-    """The named rule sets."""
-    return [{"name": p.name, "summary": p.summary, "source": p.source,
-             "rules": p.rules.to_dict()} for p in PRESETS.values()]
+    """The named rule sets (with their ``text`` and ``summary`` in words, the form's)."""
+    return [{"name": p.name, "source": p.source, "rules": p.rules.to_dict(), **preset_text(p)}
+            for p in PRESETS.values()]
 
 
 @router.get("/choices")
@@ -150,8 +150,10 @@ async def held_tokens(authorization: Authorization = None,
 @router.get("/games")
 def games(service: ServiceDep,
           tokens: Annotated[list[str], Depends(held_tokens)]) -> list[dict[str, Any]]:
-    """The games the presented tokens hold seats in, newest first (never all games)."""
-    return service.list_games(tokens)
+    """The games the presented tokens hold seats in, newest first (never all games), each
+    with its status in words (``status_text``)."""
+    return [{**game, "status_text": status_text(game["status"])}
+            for game in service.list_games(tokens)]
 
 
 @router.get("/games/{game_id}")

@@ -19,7 +19,7 @@ export async function show() {
     const when = new Date(g.updated);
     return el("li", { className: "card" },
       el("p", { className: "players-line" }, g.players.join(", ")),
-      el("p", { className: "note" }, `${g.format_text} · ${over ? "finished" : g.status === "waiting" ? "waiting for players" : "not finished"} · `,
+      el("p", { className: "note" }, `${g.format_text} · ${g.status_text} · `,
         el("time", { dateTime: g.updated }, when.toLocaleString())),
       el("p", { className: "actions" },
         el("a", { href: `/games/${g.id}`, "data-link": "", className: `button${over ? "" : " primary"}`, "aria-label": `${over ? "View" : "Resume"} the game of ${g.players.join(", ")}` }, over ? "View" : "Resume"),

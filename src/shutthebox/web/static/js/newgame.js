@@ -106,8 +106,8 @@ async function loadPresets() {
   try {
     const presets = await api.presets();
     $("preset").replaceChildren(...presets.map((p) => {
-      const option = el("option", { value: p.name }, `${p.name} (${p.rules.tiles} tiles)`);
-      option.dataset.summary = `${p.summary}.`.replace("..", ".");
+      const option = el("option", { value: p.name }, p.text);
+      option.dataset.summary = p.summary;
       return option;
     }));
     const update = () => { $("preset-summary").textContent = $("preset").selectedOptions[0]?.dataset.summary || ""; };
@@ -130,12 +130,10 @@ function readRules() {
   for (const field of RULE_FIELDS) {
     const value = $(`rule-${field}`).value;
     if (value === "") continue;
+    // A number's bounds are the rules' own: the server checks them and says why it refuses.
     if (field === "tiles" || field === "max_tiles") {
       const number = Number(value);
-      if (!Number.isInteger(number) || number < (field === "tiles" ? 2 : 1) || number > 12) {
-        throw new Error(field === "tiles" ? `Tiles must be a whole number from 2 to 12, not "${value}".` : `Most tiles a roll must be a whole number from 1 to 12, not "${value}".`);
-      }
-      rules[field] = number;
+      rules[field] = value.trim() !== "" && Number.isFinite(number) ? number : value;
     } else rules[field] = field === "one_die_forced" || field === "instant_win" ? value === "true" : value;
   }
   return rules;
@@ -151,7 +149,6 @@ async function start(event) {
     const number = $("format-number").value.trim();
     const chosen = $("format").value;
     const kind = players.length === 1 && chosen === "single" ? "solo" : chosen;
-    if (number && !/^\d+$/.test(number)) throw new Error(`The number for the format must be a whole number, not "${number}".`);
     spec = { players, preset: $("preset").value || null, rules: readRules(), format: kind + (number && NUMBER_LABEL[kind] ? `:${number}` : ""), stake: $("stake").value.trim() || null };
   } catch (problem) {
     error.textContent = problem.message;

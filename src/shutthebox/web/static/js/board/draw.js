@@ -178,6 +178,12 @@ function drawPlayers(g) {
     el("tbody", {}, ...rows)));
 }
 
+/** The server's sentence with its {code} shown as a code to read out, in bold. */
+function withCode(sentence, code) {
+  const [before, after = ""] = sentence.split("{code}");
+  return [before, el("strong", { className: "code" }, code), after];
+}
+
 function drawShare(g) {
   const waiting = (g.seats || []).filter((s) => s.kind === "open" && !s.joined);
   const share = $("share");
@@ -187,7 +193,7 @@ function drawShare(g) {
   const invites = api.invitesFor(g.id);
   const cards = waiting.map((seat) => {
     const invite = invites.find((i) => i.seat === seat.seat);
-    if (!invite) return el("p", {}, `Waiting for ${seat.name} to join.`);
+    if (!invite) return el("p", {}, say("invite_waiting", { name: seat.name }));
     const link = new URL(invite.link, location.origin).href;
     const input = el("input", { readOnly: true, value: link, className: "share-link", "aria-label": `Link for ${seat.name}` });
     const copy = el("button", { type: "button", on: { click: async () => {
@@ -195,7 +201,7 @@ function drawShare(g) {
     } } }, "Copy link");
     return el("div", { className: "invite" },
       el("div", {},
-        el("p", {}, `Invite a friend to seat ${seat.seat + 1} (${seat.name}): send them the link, or the code `, el("strong", { className: "code" }, invite.code), " to type on the start page."),
+        el("p", {}, ...withCode(say("invite_seat", { seat: seat.seat + 1, name: seat.name }), invite.code)),
         el("div", { className: "share-row" }, input, copy)),
       el("img", { src: invite.qr, alt: `QR code of the link for ${seat.name}`, className: "qr", width: 160, height: 160 }));
   });

@@ -12,6 +12,7 @@ import { showPersonalBest } from "./coach.js";
 import { play } from "../sound.js";
 import * as reactions from "../reactions.js";
 import * as series from "../series.js";
+import { say, loaded } from "../sentences.js";
 
 const STEP_PAUSE_MS = 260;
 const SPOKEN = new Set(["seat", "turn", "dice", "roll", "shut", "stand", "pass", "turn-end", "round-end", "eliminated", "winner"]);
@@ -22,8 +23,6 @@ export async function open(id, created = null) {
   view.game = null;
   view.selected.clear();
   view.lastEnd = null;
-  view.winnerLine = null;
-  view.payoutLines = [];
   view.coachAt = -1;
   clear($("log"));
   for (const id of ["moment", "hint-panel", "share"]) { clear($(id)); $(id).hidden = true; }
@@ -35,8 +34,9 @@ export async function open(id, created = null) {
   let state = created;
   if (!state || state.since !== 0) {
     try { state = await api.gameState(id, 0); } catch (error) {
-      $("game-title").textContent = "Game not found";
-      $("status").textContent = error.status === 404 ? "There is no game at this address. Start a new one, or open one from My games." : error.message;
+      await loaded;
+      $("game-title").textContent = say("game_not_found_title");
+      $("status").textContent = error.status === 404 ? say("game_not_found") : error.message;
       setBusy(false);
       return;
     }
@@ -167,8 +167,6 @@ async function applyEvents(state, before, from, animate) {
 /** Applies one event to what is shown; logs its sentence ``line``; returns the sentence. */
 function step(state, event, line) {
   if (line) $("log").append(el("li", {}, line));
-  if (event.type === "winner") view.winnerLine = line;
-  if (event.type === "payout" && line) view.payoutLines.push(line);
   if (event.type === "turn" && !event.role) view.board = fullBoard(state);
   if (event.type === "shut") view.board = view.board.filter((t) => !event.tiles.includes(t));
   if (event.type === "stand") view.board = [...view.board, ...event.tiles].sort((a, b) => a - b);

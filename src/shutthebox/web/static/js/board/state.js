@@ -11,8 +11,6 @@ export const view = {
   board: [],            // open tiles as shown during playback
   lastEnd: null,        // the turn that just ended, shown until the next player acts
   lastRoll: null,       // the last dice rolled
-  winnerLine: null,     // the server's sentence of who won
-  payoutLines: [],      // and of who takes what from the pot
   moveFocus: false,     // the next render puts focus on the next action
   coachAt: -1,          // event count the coach line was computed for
 };
