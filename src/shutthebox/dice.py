@@ -17,6 +17,7 @@ from fractions import Fraction
 from functools import cache
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import _
 
 Roll = tuple[int, ...]
 """The faces of one roll, lowest first."""
@@ -32,7 +33,7 @@ def roll_outcomes(dice: int) -> tuple[tuple[Roll, Fraction], ...]:
     if dice == 2:
         return tuple(((a, b), Fraction(1 if a == b else 2, FACES * FACES))
                      for a in range(1, FACES + 1) for b in range(a, FACES + 1))
-    raise ShutTheBoxError(f"a roll uses 1 or 2 dice, not {dice!r}")
+    raise ShutTheBoxError(_("a roll uses 1 or 2 dice, not {dice!r}").format(dice=dice))
 
 
 @cache
@@ -51,7 +52,7 @@ def roll_dice(rng: random.Random, dice: int) -> Roll:
     (2, 3)
     """
     if dice not in (1, 2):
-        raise ShutTheBoxError(f"a roll uses 1 or 2 dice, not {dice!r}")
+        raise ShutTheBoxError(_("a roll uses 1 or 2 dice, not {dice!r}").format(dice=dice))
     return tuple(sorted(rng.randint(1, FACES) for _ in range(dice)))
 
 
@@ -71,5 +72,6 @@ def parse_roll(text: str) -> Roll:
     words = [w for w in text.replace(",", " ").replace("+", " ").split() if w]
     if not 1 <= len(words) <= 2 or not all(w.isdigit() and 1 <= int(w) <= FACES for w in words):
         raise ShutTheBoxError(
-            f"cannot read the roll {text!r}: give one or two dice faces from 1 to 6, like 3,5")
+            _("cannot read the roll {text!r}: give one or two dice faces from 1 to 6, "
+              "like 3,5").format(text=text))
     return tuple(sorted(int(w) for w in words))

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from shutthebox.errors import FormatError
+from shutthebox.language import N_, _
 from shutthebox.rules import Rules, Scoring
 
 
@@ -129,8 +130,10 @@ class FormatPlay:
     def check_players(self, players: int) -> None:
         """Refuse a number of players the format cannot be played by."""
         if players < self.min_players:
-            raise FormatError(f"{self.kind.value} needs at least {self.min_players} players, "
-                              f"not {players}")
+            raise FormatError(_("{format} needs at least {min_players} players, not "
+                                "{players}").format(
+                                format=self.kind.value, min_players=self.min_players,
+                                players=players))
 
     def needs_table(self, players: int) -> bool:
         """Whether exact play of a game of ``players`` reads this format's two-player match
@@ -157,11 +160,11 @@ class SoloPlay(_OneRound):
     kind = FormatKind.SOLO
 
     def goal(self, limit: int | None) -> str:
-        return "one turn alone: beat your personal best"
+        return _("one turn alone: beat your personal best")
 
     def check_players(self, players: int) -> None:
         if players != 1:
-            raise FormatError(f"solo is for one player, not {players}")
+            raise FormatError(_("solo is for one player, not {players}").format(players=players))
         super().check_players(players)
 
 
@@ -170,7 +173,7 @@ class SinglePlay(_OneRound):
     family = SolverFamily.ROUNDS
 
     def goal(self, limit: int | None) -> str:
-        return "one turn each: the best score wins"
+        return _("one turn each: the best score wins")
 
 
 class RoundsPlay(FormatPlay):
@@ -180,7 +183,7 @@ class RoundsPlay(FormatPlay):
     family = SolverFamily.ROUNDS
 
     def goal(self, limit: int | None) -> str:
-        return f"{limit} rounds: the best total wins"
+        return _("{rounds} rounds: the best total wins").format(rounds=limit)
 
     def rounds(self, limit: int | None) -> int | None:
         return limit
@@ -206,9 +209,9 @@ class _Threshold(FormatPlay):
     def total_over(self, limit: int | None, total: int) -> str | None:
         if limit is None or total < limit:
             return None
-        return self.over_words.format(total=total, limit=limit)
+        return _(self.over_words).format(total=total, limit=limit)
 
-    over_words = "a total of {total} has reached {limit}, so the match is over"
+    over_words = N_("a total of {total} has reached {limit}, so the match is over")
     """What a total at the limit means."""
 
 
@@ -217,18 +220,20 @@ class _PenaltyPoints(_Threshold):
 
     def check_scoring(self, rules: Rules) -> None:
         if not rules.lower_is_better:
-            raise FormatError(f"{self.kind.value} counts penalty points, so it needs sum or "
-                              f"digits scoring, not {rules.scoring.value!r}")
+            raise FormatError(_("{format} counts penalty points, so it needs sum or "
+                                "digits scoring, not {scoring!r}").format(
+                                format=self.kind.value, scoring=rules.scoring.value))
 
 
 class EliminationPlay(_PenaltyPoints):
     kind = FormatKind.ELIMINATION
     default_limit = 45
-    over_words = ("a total of {total} has reached {limit}, so that player is out: give the "
-                  "totals of the players still in")
+    over_words = N_("a total of {total} has reached {limit}, so that player is out: give the "
+                    "totals of the players still in")
 
     def goal(self, limit: int | None) -> str:
-        return f"a total of {limit} or more is out: the last player left wins"
+        return _("a total of {limit} or more is out: the last player left wins").format(
+            limit=limit)
 
     def end_round(self, limit: int | None, result: RoundResult) -> RoundEnd:
         out = self.reached(limit, result)
@@ -242,12 +247,12 @@ class EliminationPlay(_PenaltyPoints):
 
 class LoserAtPlay(_PenaltyPoints):
     kind = FormatKind.LOSER_AT
-    over_words = ("a total of {total} has reached {limit}, so the game is over (the highest "
-                  "total lost)")
+    over_words = N_("a total of {total} has reached {limit}, so the game is over (the highest "
+                    "total lost)")
 
     def goal(self, limit: int | None) -> str:
-        return (f"once a total reaches {limit}, the highest total loses and the lowest "
-                "wins")
+        return _("once a total reaches {limit}, the highest total loses and the lowest "
+                 "wins").format(limit=limit)
 
     def end_round(self, limit: int | None, result: RoundResult) -> RoundEnd:
         if not self.reached(limit, result):
@@ -260,16 +265,17 @@ class LoserAtPlay(_PenaltyPoints):
 class RacePlay(_Threshold):
     kind = FormatKind.RACE
     default_limit = 200
-    over_words = "a total of {total} has reached the target {limit}, so the race is over"
+    over_words = N_("a total of {total} has reached the target {limit}, so the race is over")
 
     def goal(self, limit: int | None) -> str:
-        return (f"the first to a total of {limit} wins (the highest total, if two reach it "
-                "in one round)")
+        return _("the first to a total of {limit} wins (the highest total, if two reach it "
+                 "in one round)").format(limit=limit)
 
     def check_scoring(self, rules: Rules) -> None:
         if rules.scoring is not Scoring.COVERED:
-            raise FormatError(f"a race to a target needs covered scoring (higher is better), "
-                              f"but scoring is {rules.scoring.value!r}")
+            raise FormatError(_("a race to a target needs covered scoring (higher is "
+                                "better), but scoring is {scoring!r}").format(
+                                scoring=rules.scoring.value))
 
     def end_round(self, limit: int | None, result: RoundResult) -> RoundEnd:
         if self.reached(limit, result):
@@ -284,19 +290,21 @@ class BattlePlay(FormatPlay):
     shared_box = True
 
     def goal(self, limit: int | None) -> str:
-        return ("the knocker wins by shutting every tile, the stander by standing every "
-                "tile up again")
+        return _("the knocker wins by shutting every tile, the stander by standing every "
+                 "tile up again")
 
     def example(self) -> str | None:
         return "battle:turns"
 
     def check_players(self, players: int) -> None:
         if players != 2:
-            raise FormatError(f"a battle is for exactly two players, not {players}")
+            raise FormatError(_("a battle is for exactly two players, not {players}").format(
+                                players=players))
         super().check_players(players)
 
     def end_round(self, limit: int | None, result: RoundResult) -> RoundEnd:
-        raise FormatError("a battle has no rounds: it ends when the box is shut or full")
+        raise FormatError(_("a battle has no rounds: it ends when the box is shut or "
+                            "full"))
 
     def needs_table(self, players: int) -> bool:
         return True
@@ -331,22 +339,26 @@ class GameFormat:
             try:
                 object.__setattr__(self, "reading", BattleReading(self.reading or DEFAULT_BATTLE))
             except ValueError:
-                raise FormatError(f"a battle is read by rolls or turns, not "
-                                  f"{self.reading!r}") from None
+                raise FormatError(_("a battle is read by rolls or turns, not {reading!r}").format(
+                                    reading=self.reading)) from None
         elif self.reading is not None:
-            raise FormatError(f"{kind.value} has no reading, but {self.reading!r} was given")
+            raise FormatError(_("{format} has no reading, but {reading!r} was given").format(
+                                format=kind.value, reading=self.reading))
         if play.default_limit is not None:
             assert play.max_limit is not None
             if self.limit is None:
                 object.__setattr__(self, "limit", play.default_limit)
             elif isinstance(self.limit, bool) or not isinstance(self.limit, int) or self.limit < 1:
-                raise FormatError(f"{kind.value} needs a whole number of at least 1, "
-                                  f"not {self.limit!r}")
+                raise FormatError(_("{format} needs a whole number of at least 1, not "
+                                    "{limit!r}").format(format=kind.value, limit=self.limit))
             elif self.limit > play.max_limit:
-                raise FormatError(f"{kind.value} takes a number up to {play.max_limit}, "
-                                  f"not {self.limit}")
+                raise FormatError(_("{format} takes a number up to {max_limit}, not "
+                                    "{limit}").format(
+                                    format=kind.value, max_limit=play.max_limit,
+                                    limit=self.limit))
         elif self.limit is not None:
-            raise FormatError(f"{kind.value} takes no number, but {self.limit!r} was given")
+            raise FormatError(_("{format} takes no number, but {limit!r} was given").format(
+                                format=kind.value, limit=self.limit))
 
     @classmethod
     def parse(cls, text: str) -> GameFormat:
@@ -362,27 +374,35 @@ class GameFormat:
         except ValueError:
             known = ", ".join(f"{k.value}:N" if FORMATS[k].default_limit is not None
                               else k.value for k in FormatKind)
-            raise FormatError(f"unknown format {text!r}: known are {known}") from None
+            raise FormatError(_("unknown format {text!r}: known are {known}").format(
+                                text=text, known=known)) from None
         play = FORMATS[kind]
         if not number:
             if colon:
                 example = play.example()
-                raise FormatError(f"format {text!r} has nothing after the colon: write "
-                                  f"{f'{example}, or ' if example else ''}{kind.value} alone")
+                raise FormatError((_("format {text!r} has nothing after the colon: write "
+                                     "{example}, or {format} alone") if example else
+                                   _("format {text!r} has nothing after the colon: write "
+                                     "{format} alone")).format(
+                                    text=text, example=example, format=kind.value))
             return cls(kind)
         if play.shared_box:
             if number not in tuple(BattleReading):
-                raise FormatError(f"unknown battle {text!r}: battle:rolls (one roll at a time) "
-                                  f"or battle:turns (a whole turn at a time)")
+                raise FormatError(_("unknown battle {text!r}: battle:rolls (one roll at "
+                                    "a time) or battle:turns (a whole turn at a time)").format(
+                                    text=text))
             return cls(kind, reading=BattleReading(number))
         if number.startswith("-") and number[1:].isascii() and number[1:].isdigit():
-            raise FormatError(f"the number in format {text!r} is negative: {kind.value} "
-                              "takes a number of at least 1")
+            raise FormatError(_("the number in format {text!r} is negative: {format} "
+                                "takes a number of at least 1").format(
+                                text=text, format=kind.value))
         if not (number.isascii() and number.isdigit()):
-            raise FormatError(f"the number in format {text!r} must be a whole number")
+            raise FormatError(_("the number in format {text!r} must be a whole number").format(
+                                text=text))
         if len(number) > 9:
-            raise FormatError(f"the number in format {text!r} is too large: {kind.value} "
-                              f"takes up to {play.max_limit or 0}")
+            raise FormatError(_("the number in format {text!r} is too large: {format} "
+                                "takes up to {most}").format(
+                                text=text, format=kind.value, most=play.max_limit or 0))
         return cls(kind, int(number))
 
     def __str__(self) -> str:
@@ -426,7 +446,7 @@ class GameFormat:
         :raises FormatError: the format has no limit or target.
         """
         if FORMATS[self.kind].family is not SolverFamily.THRESHOLD or self.limit is None:
-            raise FormatError(f"{self} has no limit or target")
+            raise FormatError(_("{format} has no limit or target").format(format=self))
         return self.limit
 
     def shut_box_wins(self, rules: Rules) -> bool:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from shutthebox.language import N_, _
 from shutthebox.match import FormatKind, GameFormat
 from shutthebox.phrases import join_words
 from shutthebox.rules import (
@@ -63,65 +64,71 @@ def _turn(rules: Rules, fmt: GameFormat) -> Section:
     moves = sorted(legal_moves(rules, rules.full, example),
                    key=lambda m: tuple(reversed(tiles_of(m))), reverse=True)
     which = join_words([_written(tiles_of(m)) for m in moves], "or")
-    how = ("Shut open tiles that add up to the roll" if rules.moves is MoveRule.ANY else
-           "Shut the tile of the roll's total, or of either die, or of both dice")
-    limit = (f" (at most {rules.max_tiles} tiles a roll)" if rules.max_tiles is not None
-             else "")
+    how = (_("Shut open tiles that add up to the roll") if rules.moves is MoveRule.ANY else
+           _("Shut the tile of the roll's total, or of either die, or of both dice"))
+    if rules.max_tiles is not None:
+        how = _("{how} (at most {most} tiles a roll)").format(how=how, most=rules.max_tiles)
     battle = fmt.kind is FormatKind.BATTLE
     lines = [
-        f"The box holds tiles 1 to {rules.tiles}, all open at the start"
-        + (": the knocker shuts them, the stander stands shut ones up again." if battle
-           else "."),
-        f"{how}{limit}: a roll of {example[0]} and {example[1]} ({total}) may shut {which}, "
-        "whichever are open.",
-        "Roll again and again: the turn ends when a roll can shut nothing (you cannot stop "
-        "before), or when every tile is shut: the box is shut.",
+        (_("The box holds tiles 1 to {tiles}, all open at the start: the knocker shuts them, "
+           "the stander stands shut ones up again.") if battle else
+         _("The box holds tiles 1 to {tiles}, all open at the start.")).format(tiles=rules.tiles),
+        _("{how}: a roll of {first} and {second} ({total}) may shut {moves}, whichever are "
+          "open.").format(how=how, first=example[0], second=example[1], total=total,
+                          moves=which),
+        _("Roll again and again: the turn ends when a roll can shut nothing (you cannot stop "
+          "before), or when every tile is shut: the box is shut."),
     ]
-    return Section("Your turn", tuple(lines))
+    return Section(_("Your turn"), tuple(lines))
 
 
 def _dice(rules: Rules) -> Section:
-    when = {
-        OneDie.NEVER: None,
-        OneDie.LOW_SUM: f"once the open tiles add up to {LOW_SUM_LIMIT} or less",
-        OneDie.HIGH_SHUT: f"once every tile from {HIGH_TILE} up is shut",
-    }[rules.one_die]
-    if when is None:
-        lines = ["Always roll both dice."]
-    elif rules.one_die_forced:
-        lines = [f"Roll both dice; {when}, roll one die only."]
+    if rules.one_die is OneDie.NEVER:
+        lines = [_("Always roll both dice.")]
+    elif rules.one_die is OneDie.LOW_SUM:
+        lines = [(_("Roll both dice; once the open tiles add up to {low} or less, roll one die "
+                    "only.") if rules.one_die_forced else
+                  _("Roll both dice; once the open tiles add up to {low} or less, you may "
+                    "choose to roll one die instead (the hint says which is better).")
+                  ).format(low=LOW_SUM_LIMIT)]
     else:
-        lines = [f"Roll both dice; {when}, you may choose to roll one die instead (the hint "
-                 "says which is better)."]
-    return Section("The dice", tuple(lines))
+        lines = [(_("Roll both dice; once every tile from {high} up is shut, roll one die "
+                    "only.") if rules.one_die_forced else
+                  _("Roll both dice; once every tile from {high} up is shut, you may choose "
+                    "to roll one die instead (the hint says which is better).")
+                  ).format(high=HIGH_TILE)]
+    return Section(_("The dice"), tuple(lines))
+
+
+_SCORES = {
+    Scoring.SUM: N_("Your score is the sum of the tiles left open: lower is better."),
+    Scoring.DIGITS: N_("Your score is the tiles left open read as one number (1, 4 and 9 "
+                       "open score 149): lower is better."),
+    Scoring.COVERED: N_("Your score is the sum of the tiles you shut: higher is better."),
+}
+_FIRST = {
+    FirstPlayer.SEAT: N_("Players take their turns in seat order."),
+    FirstPlayer.LOWEST: N_("Everyone rolls first: the lowest total starts (a tie rolls "
+                           "again)."),
+    FirstPlayer.HIGHEST: N_("Everyone rolls first: the highest total starts (a tie rolls "
+                            "again)."),
+}
 
 
 def _score(rules: Rules, fmt: GameFormat) -> Section:
-    score = {
-        Scoring.SUM: "Your score is the sum of the tiles left open: lower is better.",
-        Scoring.DIGITS: "Your score is the tiles left open read as one number (1, 4 and 9 "
-                        "open score 149): lower is better.",
-        Scoring.COVERED: "Your score is the sum of the tiles you shut: higher is better.",
-    }[rules.scoring]
     if fmt.kind is FormatKind.BATTLE:
-        return Section("Your score", (
-            "A battle keeps no score: each turn ends as any turn does, and the other player "
-            "goes on from the board it leaves.",))
+        return Section(_("Your score"), (
+            _("A battle keeps no score: each turn ends as any turn does, and the other player "
+              "goes on from the board it leaves."),))
     shut = rules.shut_box_wins(fmt.multi_round)
-    lines = [score, "A shut box wins at once." if shut else
-             "A shut box is the best score there is, and play goes on."]
-    return Section("Your score", tuple(lines))
+    lines = [_(_SCORES[rules.scoring]), _("A shut box wins at once.") if shut else
+             _("A shut box is the best score there is, and play goes on.")]
+    return Section(_("Your score"), tuple(lines))
 
 
 def _winning(rules: Rules, fmt: GameFormat) -> Section:
     goal = fmt.goal
-    lines = [goal[:1].upper() + goal[1:] + "."]
+    lines = [_("{goal}.").format(goal=goal[:1].upper() + goal[1:])]
     if fmt.kind is not FormatKind.SOLO:
-        lines.append({
-            FirstPlayer.SEAT: "Players take their turns in seat order.",
-            FirstPlayer.LOWEST: "Everyone rolls first: the lowest total starts (a tie rolls "
-                                "again).",
-            FirstPlayer.HIGHEST: "Everyone rolls first: the highest total starts (a tie rolls "
-                                 "again).",
-        }[rules.first_player])
-    return Section("Winning", tuple(lines))
+        lines.append(_(_FIRST[rules.first_player]))
+    return Section(_("Winning"), tuple(lines))

@@ -17,6 +17,7 @@ from __future__ import annotations
 import unicodedata
 
 from shutthebox.errors import PlayerNameError
+from shutthebox.language import _
 
 MAX_NAME = 40
 """The longest name, in characters after normalising."""
@@ -49,20 +50,23 @@ names are letters, digits, spaces and punctuation
     for char in normal:
         if char in BIDI_CONTROLS:
             raise PlayerNameError(
-                f"the name {text!r} holds a bidirectional control (U+{ord(char):04X}), which "
-                "would reorder the text shown after it")
+                _("the name {text!r} holds a bidirectional control (U+{code:04X}), "
+                  "which would reorder the text shown after it").format(
+                  text=text, code=ord(char)))
         if char in INVISIBLE:
             continue
         if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"):
             raise PlayerNameError(
-                f"the name {text!r} holds a control character ({_shown(char)}): names are "
-                "letters, digits, spaces and punctuation")
+                _("the name {text!r} holds a control character ({character}): names are "
+                  "letters, digits, spaces and punctuation").format(
+                  text=text, character=_shown(char)))
     name = " ".join("".join(c for c in normal if c not in INVISIBLE).split())
     if not name:
-        raise PlayerNameError("a name is needed: type the name the others will see")
+        raise PlayerNameError(_("a name is needed: type the name the others will see"))
     if len(name) > MAX_NAME:
         raise PlayerNameError(
-            f"the name {name[:MAX_NAME]!r}... is too long: {MAX_NAME} characters at most")
+            _("the name {name!r}... is too long: {MAX_NAME} characters at most").format(
+              name=name[:MAX_NAME], MAX_NAME=MAX_NAME))
     return name
 
 

@@ -27,7 +27,7 @@ from typing import Any, NamedTuple
 from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.formats import FormatKind, GameFormat
-from shutthebox.language import _
+from shutthebox.language import N_, _, current_language
 from shutthebox.match import Event, EventKind, Match, PendingKind, format_money
 from shutthebox.phrases import join_words
 from shutthebox.players.base import Role
@@ -51,48 +51,65 @@ class GameStatusError(ShutTheBoxError):
     """A game status that is none of those a stored game has."""
 
 
-def subject(name: str, verb: str, verb_for_you: str) -> str:
-    """``name`` with the verb agreeing: ``'Ann shuts'``, ``'You shut'``.
+def about(name: str, you: str, other: str, **values: object) -> str:
+    """The sentence ``other`` about ``name`` (its ``{name}``), or ``you`` when ``name`` is
+    :data:`YOU`, in the current language: whole sentences, since languages conjugate each
+    person their own way (both marked with ``N_`` for the catalogues).
 
-    >>> subject("You", "shuts", "shut"), subject("Ann", "shuts", "shut")
-    ('You shut', 'Ann shuts')
+    >>> about("You", N_("You shut {tiles}"), N_("{name} shuts {tiles}"), tiles="7 1")
+    'You shut 7 1'
+    >>> about("Ann", N_("You shut {tiles}"), N_("{name} shuts {tiles}"), tiles="7 1")
+    'Ann shuts 7 1'
     """
-    return f"{name} {verb_for_you if name == YOU else verb}"
+    return _(you if name == YOU else other).format(name=name, **values)
 
 
-def possessive(name: str) -> str:
-    """``"Ann's"``, or ``'Your'``."""
-    return "Your" if name == YOU else f"{name}'s"
+def name_of(name: str) -> str:
+    """A player's name as a list of names says it (:data:`YOU` in the current language)."""
+    return _("You") if name == YOU else name
+
+
+def format_text(fmt: GameFormat, round_number: int | None) -> str:
+    """The format, and the round being played if there is one, in plain words."""
+    return _format_text(fmt, round_number, current_language())
 
 
 @functools.lru_cache(maxsize=1024)
-def format_text(fmt: GameFormat, round_number: int | None) -> str:
-    """The format, and the round being played if there is one, in plain words."""
+def _format_text(fmt: GameFormat, round_number: int | None, language: str) -> str:
     kind = fmt.kind
     limit = fmt.limit
-    at = f", round {round_number}" if round_number else ""
     if kind is FormatKind.SOLO:
-        return "Solo game"
+        return _("Solo game")
     if kind is FormatKind.SINGLE:
-        return "One round: the best score wins"
+        return _("One round: the best score wins")
     if kind is FormatKind.ROUNDS:
-        return (f"Round {round_number} of {limit}" if round_number
-                else f"{limit} rounds: the best total wins")
+        return (_("Round {round} of {rounds}").format(round=round_number, rounds=limit)
+                if round_number else
+                _("{rounds} rounds: the best total wins").format(rounds=limit))
     if kind is FormatKind.ELIMINATION:
-        return f"Elimination: out at {limit} points{at}"
+        return (_("Elimination: out at {limit} points, round {round}") if round_number else
+                _("Elimination: out at {limit} points")).format(limit=limit, round=round_number)
     if kind is FormatKind.LOSER_AT:
-        return f"Game to {limit} points: the highest total loses{at}"
+        return (_("Game to {limit} points: the highest total loses, round {round}")
+                if round_number else _("Game to {limit} points: the highest total loses")
+                ).format(limit=limit, round=round_number)
     if kind is FormatKind.RACE:
-        return f"Race to {limit} points{at}"
+        return (_("Race to {limit} points, round {round}") if round_number else
+                _("Race to {limit} points")).format(limit=limit, round=round_number)
     reading = str(fmt).partition(":")[2]
-    return "Battle: " + ("one roll at a time" if reading == "rolls"
-                         else "a whole turn at a time")
+    return (_("Battle: one roll at a time") if reading == "rolls" else
+            _("Battle: a whole turn at a time"))
+
+
+def rules_text(rules: Rules) -> str:
+    """The rules in one line of words (:meth:`Rules.describe`'s rows)."""
+    return _rules_text(rules, current_language())
 
 
 @functools.lru_cache(maxsize=256)
-def rules_text(rules: Rules) -> str:
-    """The rules in one line of words (:meth:`Rules.describe`'s rows)."""
-    return "; ".join(f"{name}: {meaning}" for name, meaning in rules.describe())
+def _rules_text(rules: Rules, language: str) -> str:
+    return _("; ").join(_("{rule}: {meaning}").format(rule=name, meaning=meaning)
+                        for name, meaning in rules.describe())
 
 
 def title_text(fmt: GameFormat, round_number: int | None, stake: int, pot: int) -> str:
@@ -101,8 +118,10 @@ def title_text(fmt: GameFormat, round_number: int | None, stake: int, pot: int) 
     >>> title_text(GameFormat.parse("single"), 1, 50, 100)
     'One round: the best score wins · pot 1.00'
     """
-    pot_words = f" · pot {format_money(pot)}" if stake else ""
-    return format_text(fmt, round_number) + pot_words
+    if not stake:
+        return format_text(fmt, round_number)
+    return _("{format} · pot {pot}").format(format=format_text(fmt, round_number),
+                                            pot=format_money(pot))
 
 
 def preset_text(preset: Preset) -> dict[str, str]:
@@ -127,7 +146,7 @@ def choices() -> dict[str, list[dict[str, str]]]:
     {'value': 'low-sum', 'text': 'when the open tiles sum to 6 or less'}
     """
     def listed(words: Mapping[Any, str]) -> list[dict[str, str]]:
-        return [{"value": str(value).lower(), "text": text} for value, text in words.items()
+        return [{"value": str(value).lower(), "text": _(text)} for value, text in words.items()
                 if value is not None]
 
     return {"one_die": listed(ONE_DIE_WORDS), "one_die_forced": listed(FORCED_WORDS),
@@ -151,16 +170,24 @@ def waiting_text(match: Match, computer: bool) -> str | None:
         return None
     name = match.players[pending.seat]
     if computer:
-        return f"{name} (computer) is playing…"
+        return _("{name} (computer) is playing…").format(name=name)
     if pending.kind is PendingKind.CHOOSE_DICE:
-        return f"{subject(name, 'is', 'are')} choosing one die or two…"
+        return about(name, N_("You are choosing one die or two…"),
+                     N_("{name} is choosing one die or two…"))
     roll = pending.turn.roll if pending.turn is not None else None
     if pending.kind is PendingKind.SHUT and roll:
-        verb = ("shut" if not pending.role.in_battle else
-                "stand up" if pending.role is Role.STAND else "knock down")
-        being = "are" if name == YOU else "is"
-        return f"{name} rolled {format_roll(roll)} and {being} choosing tiles to {verb}…"
-    return f"Waiting for {name} to roll…"
+        said = format_roll(roll)
+        if not pending.role.in_battle:
+            return about(name, N_("You rolled {roll} and are choosing tiles to shut…"),
+                         N_("{name} rolled {roll} and is choosing tiles to shut…"), roll=said)
+        if pending.role is Role.STAND:
+            return about(name, N_("You rolled {roll} and are choosing tiles to stand up…"),
+                         N_("{name} rolled {roll} and is choosing tiles to stand up…"),
+                         roll=said)
+        return about(name, N_("You rolled {roll} and are choosing tiles to knock down…"),
+                     N_("{name} rolled {roll} and is choosing tiles to knock down…"),
+                     roll=said)
+    return about(name, N_("Waiting for you to roll…"), N_("Waiting for {name} to roll…"))
 
 
 def prompt_text(match: Match, named: bool) -> str | None:
@@ -176,16 +203,24 @@ def prompt_text(match: Match, named: bool) -> str | None:
     pending = match.pending
     if match.is_over or pending.seat is None or pending.kind is PendingKind.ROLL_OFF:
         return None
-    name = match.players[pending.seat]
+    name = match.players[pending.seat] if named else YOU
     if pending.kind is PendingKind.CHOOSE_DICE:
-        return f"{name}: roll one die or two?" if named else "Roll one die or two?"
+        return about(name, N_("Roll one die or two?"), N_("{name}: roll one die or two?"))
     roll = pending.turn.roll if pending.turn is not None else None
     if pending.kind is PendingKind.SHUT and roll:
-        verb = ("shut" if not pending.role.in_battle else
-                "stand up" if pending.role is Role.STAND else "knock down")
-        return (f"{name if named else 'You'} rolled {format_roll(roll)}: {verb} tiles adding up "
-                f"to {sum(roll)}.")
-    return f"{name}: roll the dice." if named else "Your roll: press Roll or Enter."
+        said, total = format_roll(roll), sum(roll)
+        if not pending.role.in_battle:
+            return about(name, N_("You rolled {roll}: shut tiles adding up to {total}."),
+                         N_("{name} rolled {roll}: shut tiles adding up to {total}."),
+                         roll=said, total=total)
+        if pending.role is Role.STAND:
+            return about(name, N_("You rolled {roll}: stand up tiles adding up to {total}."),
+                         N_("{name} rolled {roll}: stand up tiles adding up to {total}."),
+                         roll=said, total=total)
+        return about(name, N_("You rolled {roll}: knock down tiles adding up to {total}."),
+                     N_("{name} rolled {roll}: knock down tiles adding up to {total}."),
+                     roll=said, total=total)
+    return about(name, N_("Your roll: press Roll or Enter."), N_("{name}: roll the dice."))
 
 
 def legend_text(match: Match) -> str | None:
@@ -198,8 +233,8 @@ def legend_text(match: Match) -> str | None:
     if match.is_over or not pending.role.in_battle:
         return None
     if pending.role is Role.STAND:
-        return "Marked tiles are down: stand up tiles adding up to the roll."
-    return "Marked tiles are up: knock down tiles adding up to the roll."
+        return _("Marked tiles are down: stand up tiles adding up to the roll.")
+    return _("Marked tiles are up: knock down tiles adding up to the roll.")
 
 
 def score_text(score: int) -> str:
@@ -208,13 +243,15 @@ def score_text(score: int) -> str:
     >>> score_text(7)
     'Your score: 7'
     """
-    return f"Your score: {score}"
+    return _("Your score: {score}").format(score=score)
 
 
 def joining_text(names: Sequence[str]) -> str:
     """A game waiting for friends to take their seats, in a sentence."""
-    return f"Waiting for {join_words(list(names)) or 'players'} to join: nothing is rolled " \
-           "until every seat is taken."
+    if not names:
+        return _("Waiting for players to join: nothing is rolled until every seat is taken.")
+    return _("Waiting for {names} to join: nothing is rolled until every seat is "
+             "taken.").format(names=join_words([name_of(n) for n in names]))
 
 
 def status_text(status: str) -> str:
@@ -232,7 +269,8 @@ def status_text(status: str) -> str:
         return _("not finished")
     if status == "over":
         return _("finished")
-    raise GameStatusError(f"no game status {status!r}: it is 'waiting', 'playing' or 'over'")
+    raise GameStatusError(_("no game status {status!r}: it is 'waiting', 'playing' or "
+                            "'over'").format(status=status))
 
 
 def chances_text(p_shut: float, expected_score: float) -> str:
@@ -241,16 +279,18 @@ def chances_text(p_shut: float, expected_score: float) -> str:
     >>> chances_text(0.0976, 9.94)
     'From here, playing perfectly: a 9.76 % chance to shut the box, and an expected score of 9.94.'
     """
-    return (f"From here, playing perfectly: a {p_shut * 100:.2f} % chance to shut the box, "
-            f"and an expected score of {expected_score:.2f}.")
+    return _("From here, playing perfectly: a {chance} % chance to shut the box, and an "
+             "expected score of {score}.").format(chance=f"{p_shut * 100:.2f}",
+                                                  score=f"{expected_score:.2f}")
 
 
 def winners_line(match: Match) -> str:
     """Who won, a tie read as one."""
     names = [match.players[s] for s in match.winners]
     if len(names) > 1:
-        return f"Tie: {join_words(names)} share the win"
-    return f"{subject(names[0], 'wins', 'win')}!"
+        return _("Tie: {names} share the win").format(
+            names=join_words([name_of(n) for n in names]))
+    return about(names[0], N_("You win!"), N_("{name} wins!"))
 
 
 def ending_text(match: Match) -> dict[str, str | None] | None:
@@ -371,34 +411,50 @@ def tell(event: Event, match: Match) -> Told | None:
     if kind in _STEPS:
         return _step(event, name, battle)
     if kind == "roll-off":
-        return Told(f"{subject(name, 'rolls', 'roll')} {format_roll(tuple(event['roll']))} "
-                    "for first turn")
+        return Told(about(name, N_("You roll {roll} for first turn"),
+                          N_("{name} rolls {roll} for first turn"),
+                          roll=format_roll(tuple(event["roll"]))))
     if kind == "first":
         if battle:
-            head = f"{subject(name, 'knocks', 'knock')} first"
-            return Told(f"{head}: {match.config.format.goal}", Tone.HEADING, len(head))
-        return Told(f"{subject(name, 'plays', 'play')} first", Tone.HEADING) if several \
-            else None
+            head = about(name, N_("You knock first"), N_("{name} knocks first"))
+            return Told(_("{heading}: {goal}").format(heading=head,
+                                                      goal=match.config.format.goal),
+                        Tone.HEADING, len(head))
+        return Told(about(name, N_("You play first"), N_("{name} plays first")),
+                    Tone.HEADING) if several else None
     if kind == "round":
-        return Told(f"— round {event['round']} —", Tone.HEADING) if several and not battle \
-            else None
+        return Told(_("— round {round} —").format(round=event["round"]), Tone.HEADING) \
+            if several and not battle else None
     if kind == "turn":
-        return Told(f"{possessive(name)} {event.get('role') or 'turn'}", Tone.HEADING) \
-            if several else None
+        return Told(_turn_heading(name, event.get("role")), Tone.HEADING) if several else None
     if kind == "eliminated":
-        return Told(f"{subject(name, 'is', 'are')} out with {event['total']}", Tone.BAD)
+        return Told(about(name, N_("You are out with {total}"), N_("{name} is out with {total}"),
+                          total=event["total"]), Tone.BAD)
     if kind == "loser":
         losers = [names[s] for s in event["seats"]]
-        verb = "lose" if len(losers) > 1 or losers[0] == YOU else "loses"
-        return Told(f"{join_words(losers)} {verb} the game", Tone.BAD)
+        if len(losers) > 1:
+            return Told(_("{names} lose the game").format(
+                names=join_words([name_of(n) for n in losers])), Tone.BAD)
+        return Told(about(losers[0], N_("You lose the game"), N_("{name} loses the game")),
+                    Tone.BAD)
     if kind == "winner":
         return Told(winners_line(match), Tone.GOOD) if several else None
     if kind == "ante":
-        return Told(f"everyone antes {format_money(event['stake'])}: "
-                    f"pot {format_money(event['pot'])}")
+        return Told(_("everyone antes {stake}: pot {pot}").format(
+            stake=format_money(event["stake"]), pot=format_money(event["pot"])))
     if kind == "payout":
-        return Told(f"{subject(name, 'takes', 'take')} {format_money(event['amount'])}")
+        return Told(about(name, N_("You take {amount}"), N_("{name} takes {amount}"),
+                          amount=format_money(event["amount"])))
     return None
+
+
+def _turn_heading(name: str, role: str | None) -> str:
+    """Whose turn (or whose knock or stand in a battle) begins."""
+    if role == "knock":
+        return about(name, N_("Your knock"), N_("{name}'s knock"))
+    if role == "stand":
+        return about(name, N_("Your stand"), N_("{name}'s stand"))
+    return about(name, N_("Your turn"), N_("{name}'s turn"))
 
 
 _STEPS = ("roll", "dice", "shut", "stand", "pass", "turn-end")
@@ -408,26 +464,33 @@ def _step(event: Event, name: str, battle: bool) -> Told:
     """A step within a turn in words."""
     kind = event["type"]
     if kind == "roll":
-        said = f"{format_roll(tuple(event['roll']))}"
-        return Told(f"{subject(name, 'rolls', 'roll')} {said}", step=True,
-                    brief=f"rolls {said}")
+        roll = format_roll(tuple(event["roll"]))
+        return Told(about(name, N_("You roll {roll}"), N_("{name} rolls {roll}"), roll=roll),
+                    step=True, brief=_("rolls {roll}").format(roll=roll))
     if kind == "dice":
-        said = "one die" if event["dice"] == 1 else "two dice"
-        return Told(f"{subject(name, 'chooses', 'choose')} {said}", step=True,
-                    brief=f"chooses {said}")
+        if event["dice"] == 1:
+            return Told(about(name, N_("You choose one die"), N_("{name} chooses one die")),
+                        step=True, brief=_("chooses one die"))
+        return Told(about(name, N_("You choose two dice"), N_("{name} chooses two dice")),
+                    step=True, brief=_("chooses two dice"))
     if kind in ("shut", "stand"):
         tiles = format_move(mask_of(event["tiles"]))
-        who = (subject(name, "stands up", "stand up") if kind == "stand" else
-               subject(name, "knocks down", "knock down") if battle else
-               subject(name, "shuts", "shut"))
-        return Told(f"{who} {tiles}", step=True,
-                    brief=f"{'shut' if kind == 'shut' else 'stand up'} {tiles}")
+        if kind == "stand":
+            said = about(name, N_("You stand up {tiles}"), N_("{name} stands up {tiles}"),
+                         tiles=tiles)
+            return Told(said, step=True, brief=_("stand up {tiles}").format(tiles=tiles))
+        said = (about(name, N_("You knock down {tiles}"), N_("{name} knocks down {tiles}"),
+                      tiles=tiles) if battle else
+                about(name, N_("You shut {tiles}"), N_("{name} shuts {tiles}"), tiles=tiles))
+        return Told(said, step=True, brief=_("shut {tiles}").format(tiles=tiles))
     if kind == "pass":
-        return Told(subject(name, "has no move and passes", "have no move and pass"),
-                    step=True)
+        return Told(about(name, N_("You have no move and pass"),
+                          N_("{name} has no move and passes")), step=True)
     if event["shut_box"]:
-        head = f"{subject(name, 'shuts', 'shut')} the box!"
-        return Told(f"{head} score {event['score']}", Tone.GOOD, len(head), step=True)
-    owner = "your" if name == YOU else f"{name}'s"
-    return Told(f"no move: {owner} turn ends with {format_move(mask_of(event['open']))} "
-                f"open, score {event['score']}", step=True)
+        head = about(name, N_("You shut the box!"), N_("{name} shuts the box!"))
+        return Told(_("{heading} score {score}").format(heading=head, score=event["score"]),
+                    Tone.GOOD, len(head), step=True)
+    return Told(about(name, N_("no move: your turn ends with {tiles} open, score {score}"),
+                      N_("no move: {name}'s turn ends with {tiles} open, score {score}"),
+                      tiles=format_move(mask_of(event["open"])), score=event["score"]),
+                step=True)

@@ -22,6 +22,7 @@ from enum import StrEnum
 from typing import Any
 
 from shutthebox.errors import RulesError, UnknownPresetError
+from shutthebox.language import N_, _
 from shutthebox.tiles import MAX_TILES, Tiles, full_box, tile_sum, tiles_of
 
 
@@ -74,22 +75,24 @@ HIGH_TILE = 7
 """The lowest of the tiles that must all be shut for :attr:`OneDie.HIGH_SHUT`."""
 
 ONE_DIE_WORDS = {
-    OneDie.NEVER: "never: two dice always",
-    OneDie.LOW_SUM: f"when the open tiles sum to {LOW_SUM_LIMIT} or less",
-    OneDie.HIGH_SHUT: f"when every tile {HIGH_TILE} and up is shut",
+    OneDie.NEVER: N_("never: two dice always"),
+    OneDie.LOW_SUM: N_("when the open tiles sum to 6 or less"),
+    OneDie.HIGH_SHUT: N_("when every tile 7 and up is shut"),
 }
-"""Each rule of the one die in words (:meth:`Rules.describe`'s, and the web form's)."""
-FORCED_WORDS = {True: "forced", False: "the player chooses"}
-MOVE_WORDS = {MoveRule.ANY: "any tiles adding up to the total",
-              MoveRule.DICE: "the total, or either or both dice faces"}
-SCORING_WORDS = {Scoring.SUM: "sum of open tiles (lower wins)",
-                 Scoring.DIGITS: "open tiles read as one number (lower wins)",
-                 Scoring.COVERED: "sum of shut tiles (higher wins)"}
+"""Each rule of the one die in words (:meth:`Rules.describe`'s, and the web form's), to be
+said with :func:`~shutthebox.language._`."""
+FORCED_WORDS = {True: N_("forced"), False: N_("the player chooses")}
+MOVE_WORDS = {MoveRule.ANY: N_("any tiles adding up to the total"),
+              MoveRule.DICE: N_("the total, or either or both dice faces")}
+SCORING_WORDS = {Scoring.SUM: N_("sum of open tiles (lower wins)"),
+                 Scoring.DIGITS: N_("open tiles read as one number (lower wins)"),
+                 Scoring.COVERED: N_("sum of shut tiles (higher wins)")}
 SHUT_BOX_WORDS: dict[bool | None, str] = {
-    True: "wins the match at once", False: "best score, play goes on",
-    None: "wins at once in a single round; in multi-round formats scores 0 for the round"}
-FIRST_PLAYER_WORDS = {FirstPlayer.SEAT: "seat order", FirstPlayer.LOWEST: "lowest roll starts",
-                      FirstPlayer.HIGHEST: "highest roll starts"}
+    True: N_("wins the match at once"), False: N_("best score, play goes on"),
+    None: N_("wins at once in a single round; in multi-round formats scores 0 for the round")}
+FIRST_PLAYER_WORDS = {FirstPlayer.SEAT: N_("seat order"),
+                      FirstPlayer.LOWEST: N_("lowest roll starts"),
+                      FirstPlayer.HIGHEST: N_("highest roll starts")}
 
 
 def _choice(enum: type[StrEnum], field: str, value: object) -> Any:
@@ -97,12 +100,14 @@ def _choice(enum: type[StrEnum], field: str, value: object) -> Any:
         return enum(value)  # type: ignore[arg-type]
     except ValueError:
         allowed = ", ".join(repr(str(m)) for m in enum)
-        raise RulesError(f"{field} must be one of {allowed}, not {value!r}") from None
+        raise RulesError(_("{field} must be one of {allowed}, not {value!r}").format(
+            field=field, allowed=allowed, value=value)) from None
 
 
 def _whole(field: str, value: object, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise RulesError(f"{field} must be a whole number from {low} to {high}, not {value!r}")
+        raise RulesError(_("{field} must be a whole number from {low} to {high}, not "
+                           "{value!r}").format(field=field, low=low, high=high, value=value))
     return value
 
 
@@ -137,17 +142,17 @@ class Rules:
         set_(self, "scoring", _choice(Scoring, "scoring", self.scoring))
         set_(self, "first_player", _choice(FirstPlayer, "first_player", self.first_player))
         if not isinstance(self.one_die_forced, bool):
-            raise RulesError(f"one_die_forced must be true or false, not "
-                             f"{self.one_die_forced!r}")
+            raise RulesError(_("one_die_forced must be true or false, not {value!r}").format(
+                value=self.one_die_forced))
         if self.instant_win is not None and not isinstance(self.instant_win, bool):
-            raise RulesError(f"instant_win must be true, false or null (the format decides), "
-                             f"not {self.instant_win!r}")
+            raise RulesError(_("instant_win must be true, false or null (the format decides), "
+                               "not {value!r}").format(value=self.instant_win))
         if self.max_tiles is not None:
             _whole("max_tiles", self.max_tiles, 1, self.tiles)
         if self.one_die_forced and self.one_die is OneDie.NEVER:
             raise RulesError(
-                "one_die_forced=True needs a one-die rule, but one_die is 'never': "
-                "choose one_die='low-sum' or 'high-shut'"
+                _("one_die_forced=True needs a one-die rule, but one_die is 'never': "
+                      "choose one_die='low-sum' or 'high-shut'")
             )
 
     def __repr__(self) -> str:
@@ -247,22 +252,25 @@ class Rules:
         unknown = sorted(set(data) - known)
         if unknown:
             raise RulesError(
-                f"unknown rule field {unknown[0]!r}: known are {', '.join(sorted(known))}")
+                _("unknown rule field {field!r}: known are {known}").format(
+                    field=unknown[0], known=", ".join(sorted(known))))
         return cls(**data)
 
     def describe(self) -> list[tuple[str, str]]:
         """The rules as (name, meaning) rows for people."""
-        one_die = ONE_DIE_WORDS[self.one_die]
+        one_die = _(ONE_DIE_WORDS[self.one_die])
         if self.one_die is not OneDie.NEVER:
-            one_die += f" ({FORCED_WORDS[self.one_die_forced]})"
+            one_die = _("{rule} ({forced})").format(
+                rule=one_die, forced=_(FORCED_WORDS[self.one_die_forced]))
         return [
-            ("tiles", f"1 to {self.tiles}"),
-            ("one die", one_die),
-            ("moves", MOVE_WORDS[self.moves]),
-            ("max tiles per roll", "no limit" if self.max_tiles is None else str(self.max_tiles)),
-            ("scoring", SCORING_WORDS[self.scoring]),
-            ("shut box", SHUT_BOX_WORDS[self.instant_win]),
-            ("first player", FIRST_PLAYER_WORDS[self.first_player]),
+            (_("tiles"), _("1 to {tiles}").format(tiles=self.tiles)),
+            (_("one die"), one_die),
+            (_("moves"), _(MOVE_WORDS[self.moves])),
+            (_("max tiles per roll"),
+             _("no limit") if self.max_tiles is None else str(self.max_tiles)),
+            (_("scoring"), _(SCORING_WORDS[self.scoring])),
+            (_("shut box"), _(SHUT_BOX_WORDS[self.instant_win])),
+            (_("first player"), _(FIRST_PLAYER_WORDS[self.first_player])),
         ]
 
     def replace(self, **changes: Any) -> Rules:
@@ -334,4 +342,5 @@ encyclopedia, family-12, family-12-faces, lever-12, lever-9, pub, pub-digits
         return PRESETS[name].rules
     except KeyError:
         raise UnknownPresetError(
-            f"unknown preset {name!r}: known are {', '.join(sorted(PRESETS))}") from None
+            _("unknown preset {name!r}: known are {known}").format(
+                name=name, known=", ".join(sorted(PRESETS)))) from None

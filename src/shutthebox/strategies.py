@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import _
 from shutthebox.players.base import Situation, Strategy
 from shutthebox.players.simple import FewestTilesStrategy, HighestFirstStrategy, RandomStrategy
 from shutthebox.rules import Rules
@@ -111,5 +112,5 @@ def format_move(move: Tiles) -> str:
 def describe_move(state: TurnState, action: int) -> str:
     """An action in words, a move highest first: ``'roll 1 die'`` or ``'shut 5 3'``."""
     if state.phase is Phase.CHOOSE_DICE:
-        return f"roll {action} di{'e' if action == 1 else 'ce'}"
-    return f"shut {format_move(action)}"
+        return _("roll 1 die") if action == 1 else _("roll 2 dice")
+    return _("shut {tiles}").format(tiles=format_move(action))

@@ -20,6 +20,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from shutthebox.errors import TilesError
+from shutthebox.language import _
 
 Tiles = int
 """A set of tiles as a bitmask: bit ``i - 1`` set means tile ``i`` is in the set."""
@@ -50,10 +51,11 @@ def mask_of(tiles: Iterable[int]) -> Tiles:
     mask = 0
     for tile in tiles:
         if not 1 <= tile <= MAX_TILES:
-            raise TilesError(f"tile {tile} is not a tile: tiles go from 1 to {MAX_TILES}")
+            raise TilesError(_("tile {tile} is not a tile: tiles go from 1 to "
+                               "{MAX_TILES}").format(tile=tile, MAX_TILES=MAX_TILES))
         bit = tile_bit(tile)
         if mask & bit:
-            raise TilesError(f"tile {tile} is named twice")
+            raise TilesError(_("tile {tile} is named twice").format(tile=tile))
         mask |= bit
     return mask
 
@@ -91,10 +93,11 @@ def parse_tiles(text: str) -> tuple[int, ...]:
     """
     words = [w for w in _SEPARATORS.split(text.strip()) if w]
     if not words:
-        raise TilesError(f"no tiles in {text!r}")
+        raise TilesError(_("no tiles in {text!r}").format(text=text))
     numbers: list[int] = []
     for word in words:
         if not word.isdigit():
-            raise TilesError(f"{word!r} in {text!r} is not a tile number")
+            raise TilesError(_("{word!r} in {text!r} is not a tile number").format(
+                               word=word, text=text))
         numbers.append(int(word))
     return tuple(numbers)

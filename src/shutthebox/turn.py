@@ -26,6 +26,7 @@ from functools import cache
 
 from shutthebox.dice import Roll, format_roll, roll_dice, roll_outcomes
 from shutthebox.errors import IllegalMoveError
+from shutthebox.language import _
 from shutthebox.phrases import join_words
 from shutthebox.rules import MoveRule, Rules
 from shutthebox.tiles import MAX_TILES, Tiles, format_tiles, mask_of, tile_bit, tiles_of
@@ -75,23 +76,26 @@ def explain_illegal(rules: Rules, open_tiles: Tiles, roll: Roll, move: Tiles) ->
     'cannot shut 5 and 4: the tiles add up to 9, not 8 (roll 3+5=8, open: 1 2 3 4 5 6 7 8 9)'
     """
     shown = join_words([str(t) for t in reversed(tiles_of(move))])
-    where = f"(roll {format_roll(roll)}, open: {format_tiles(open_tiles)})"
+    where = _("(roll {roll}, open: {open})").format(roll=format_roll(roll),
+                                                    open=format_tiles(open_tiles))
     if move == 0:
-        return f"cannot shut nothing: choose at least one tile {where}"
+        return _("cannot shut nothing: choose at least one tile {where}").format(where=where)
     outside = move & ~rules.full
-    if outside:
-        return (f"cannot shut {shown}: tile {tiles_of(outside)[0]} is not in a box of "
-                f"{rules.tiles} tiles {where}")
     already = move & ~open_tiles
-    if already:
-        return f"cannot shut {shown}: tile {tiles_of(already)[0]} is already shut {where}"
-    if rules.max_tiles is not None and move.bit_count() > rules.max_tiles:
-        return f"cannot shut {shown}: at most {rules.max_tiles} tiles per roll {where}"
-    if rules.moves is MoveRule.DICE:
-        return (f"cannot shut {shown}: with the dice-faces rule shut the tile of the total "
-                f"or of either or both faces {where}")
-    return (f"cannot shut {shown}: the tiles add up to {sum(tiles_of(move))}, "
-            f"not {sum(roll)} {where}")
+    if outside:
+        why = _("cannot shut {tiles}: tile {tile} is not in a box of {count} tiles {where}")
+    elif already:
+        why = _("cannot shut {tiles}: tile {tile} is already shut {where}")
+    elif rules.max_tiles is not None and move.bit_count() > rules.max_tiles:
+        why = _("cannot shut {tiles}: at most {most} tiles per roll {where}")
+    elif rules.moves is MoveRule.DICE:
+        why = _("cannot shut {tiles}: with the dice-faces rule shut the tile of the total or "
+                "of either or both faces {where}")
+    else:
+        why = _("cannot shut {tiles}: the tiles add up to {sum}, not {total} {where}")
+    return why.format(tiles=shown, tile=tiles_of(outside or already or move)[0],
+                      count=rules.tiles, most=rules.max_tiles, sum=sum(tiles_of(move)),
+                      total=sum(roll), where=where)
 
 
 class Phase(StrEnum):
@@ -170,7 +174,8 @@ class TurnState:
         self._expect(Phase.ROLL, "roll")
         roll = tuple(sorted(roll))
         if len(roll) != self.dice or not all(1 <= f <= 6 for f in roll):
-            raise IllegalMoveError(f"roll {roll!r} is not a roll of {self.dice} dice")
+            raise IllegalMoveError(_("roll {roll!r} is not a roll of {dice} dice").format(
+                                     roll=roll, dice=self.dice))
         phase = Phase.SHUT if legal_moves(self.rules, self.open_tiles, roll) else Phase.OVER
         return replace(self, phase=phase, roll=roll)
 
@@ -196,8 +201,9 @@ class TurnState:
         choices = self.rules.dice_choices(self.open_tiles)
         if dice not in choices:
             raise IllegalMoveError(
-                f"cannot roll {dice!r} dice with {format_tiles(self.open_tiles)} open: "
-                f"choose {' or '.join(map(str, choices))}")
+                _("cannot roll {dice!r} dice with {open} open: choose {choices}").format(
+                  dice=dice, open=format_tiles(self.open_tiles),
+                  choices=' or '.join(map(str, choices))))
         return replace(self, phase=Phase.ROLL, dice=dice)
 
     def shut(self, move: Tiles) -> TurnState:
@@ -216,5 +222,7 @@ class TurnState:
 
     def _expect(self, phase: Phase, doing: str) -> None:
         if self.phase is not phase:
-            raise IllegalMoveError(f"cannot {doing} now: the turn is at {self.phase.value!r}, "
-                                   f"not {phase.value!r} (open: {format_tiles(self.open_tiles)})")
+            raise IllegalMoveError(_("cannot {doing} now: the turn is at {value!r}, not "
+                                     "{value2!r} (open: {open})").format(
+                                     doing=doing, value=self.phase.value, value2=phase.value,
+                                     open=format_tiles(self.open_tiles)))

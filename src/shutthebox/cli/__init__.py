@@ -10,6 +10,7 @@ traceback.
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -18,6 +19,7 @@ import typer
 from typer.core import TyperGroup
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import from_environment, speak
 
 try:  # typer 0.20+ carries its own copy of click
     from typer._click.exceptions import MissingParameter, NoArgsIsHelpError, UsageError
@@ -178,6 +180,7 @@ def main(argv: list[str] | None = None) -> None:
         raise SystemExit(1)
     plain_where_needed(sys.stdout)
     plain_where_needed(sys.stderr)
+    speak(from_environment(os.environ))   # the terminal speaks the language of LANG
     command = typer.main.get_command(app)
     try:
         status = command.main(args=args, prog_name="shutthebox", standalone_mode=False)

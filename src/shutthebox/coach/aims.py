@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from shutthebox.dice import Roll
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import _
 from shutthebox.players.base import Situation
 from shutthebox.rules import Rules
 from shutthebox.tiles import Tiles
@@ -60,7 +61,8 @@ class Aim:
         :raises NoDecisionError: the state is not a decision.
         """
         if not state.is_decision:
-            raise NoDecisionError(f"no decision to rank: the turn is at {state.phase.value!r}")
+            raise NoDecisionError(_("no decision to rank: the turn is at {value!r}").format(
+                                    value=state.phase.value))
         if self.solution is None:
             return self._battle_ranked(state)
         if state.phase is Phase.CHOOSE_DICE:

@@ -23,6 +23,7 @@ from typing import Any
 from shutthebox.dice import FACES, Roll
 from shutthebox.errors import LogError, ShutTheBoxError
 from shutthebox.formats import GameFormat
+from shutthebox.language import _
 from shutthebox.match import Match, MatchConfig
 from shutthebox.rules import PRESETS, Rules
 
@@ -50,8 +51,8 @@ def parse_day(text: str) -> date:
     try:
         return date.fromisoformat(text.strip())
     except ValueError:
-        raise DailyDateError(f"date {text!r} is not a day written YYYY-MM-DD, like "
-                             "2026-11-24") from None
+        raise DailyDateError(_("date {text!r} is not a day written YYYY-MM-DD, like "
+                               "2026-11-24").format(text=text)) from None
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,7 @@ class DailyBox:
         """The roll the match waits for: the next of the day's, with the dice it rolls."""
         turn = match.pending.turn
         if turn is None or not match.pending.is_chance:
-            raise LogError("the daily box is not waiting for a roll")
+            raise LogError(_("the daily box is not waiting for a roll"))
         done = sum(1 for e in match.events if e["type"] == "roll")
         return self.roll(done, turn.dice)
 
@@ -117,15 +118,16 @@ class DailyBox:
         """
         if Rules.from_dict(dict(log.get("rules", {}))) != self.rules.replace(
                 instant_win=self.rules.shut_box_wins(False)) or log.get("format") != "solo":
-            raise LogError(f"the game is not the daily box of {self.day}: its rules or format "
-                           "differ")
+            raise LogError(_("the game is not the daily box of {day}: its rules or "
+                             "format differ").format(day=self.day))
         rolls = [e for e in log.get("events", []) if e.get("type") == "roll"]
         for index, event in enumerate(rolls):
             dice = len(event.get("roll", ()))
             if tuple(sorted(event.get("roll", ()))) != self.roll(index, dice):
-                raise LogError(f"the game is not the daily box of {self.day}: its roll "
-                               f"{index + 1} is {event.get('roll')!r}, the day's is "
-                               f"{list(self.roll(index, dice))}")
+                raise LogError(_("the game is not the daily box of {day}: its roll "
+                                 "{number} is {logged!r}, the day's is {roll}").format(
+                                 day=self.day, number=index + 1, logged=event.get('roll'),
+                                 roll=list(self.roll(index, dice))))
 
     def result(self, log: Mapping[str, Any]) -> dict[str, Any]:
         """A finished turn of the day against perfect play on the same dice: ``score``,
@@ -139,7 +141,7 @@ class DailyBox:
         analysis = analyse(log)
         ended = [e for e in log["events"] if e["type"] == "turn-end"]
         if not ended:
-            raise LogError(f"the daily box of {self.day} is not finished")
+            raise LogError(_("the daily box of {day} is not finished").format(day=self.day))
         (player,) = analysis.players
         perfect = self.perfect()
         return {"day": self.day.isoformat(), "preset": self.preset,

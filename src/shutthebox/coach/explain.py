@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from shutthebox.dice import roll_outcomes
+from shutthebox.language import _
 from shutthebox.strategies import format_move
 from shutthebox.tiles import Tiles, format_tiles
 from shutthebox.turn import Phase, TurnState, legal_moves
@@ -95,7 +96,8 @@ def explain(state: TurnState, played: int, best: int, judged_by: Aim | None = No
                 f"{_percent(p_shut)} to shut the box and {_risk(dead)}; {_dice(best)} was "
                 f"better: {_percent(b_shut)} to shut, {_risk(b_dead)}{tail}.")
     if state.phase is not Phase.SHUT:
-        raise ValueError(f"no decision to explain: the turn is at {state.phase.value!r}")
+        raise ValueError(_("no decision to explain: the turn is at {value!r}").format(
+                           value=state.phase.value))
     return (f"Shutting {format_move(played)} {_keeps(rules, state.open_tiles & ~played)}; "
             f"{format_move(best)} was better: it "
             f"{_keeps(rules, state.open_tiles & ~best, short=True)}{tail}.")

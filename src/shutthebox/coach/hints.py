@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from shutthebox.coach.aims import EXPECTED_SCORE, Aim, NoDecisionError, aim
+from shutthebox.language import _
 from shutthebox.match import Match
 from shutthebox.strategies import format_move
 from shutthebox.turn import Phase, TurnState
@@ -55,7 +56,7 @@ def describe_action(phase: str, action: int) -> str:
     ('1 die', '5 3')
     """
     if phase == Phase.CHOOSE_DICE:
-        return f"{action} di{'e' if action == 1 else 'ce'}"
+        return _("1 die") if action == 1 else _("{count} dice").format(count=action)
     return format_move(action)
 
 
@@ -91,7 +92,8 @@ def hint(match: Match, *, match_tables: bool = True) -> Hint:
     """
     pending = match.pending
     if pending.turn is None or not pending.is_decision:
-        raise NoDecisionError(f"no decision to hint: the match waits for {pending.kind.value!r}")
+        raise NoDecisionError(_("no decision to hint: the match waits for {value!r}").format(
+                                value=pending.kind.value))
     return rank(pending.turn, aim(match.rules, match.situation(), match_tables=match_tables))
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import _
 from shutthebox.match import Match, replay
 
 START = 1500.0
@@ -80,10 +81,11 @@ class GameResult:
     def __post_init__(self) -> None:
         names = [name for place in self.places for name in place]
         if len(names) < 2 or any(not place for place in self.places):
-            raise RatingError(f"a rated game needs two players or more in its places, not "
-                              f"{[list(p) for p in self.places]!r}")
+            raise RatingError(_("a rated game needs two players or more in its places, "
+                                "not {places!r}").format(places=[list(p) for p in self.places]))
         if len(set(names)) != len(names):
-            raise RatingError(f"a player is placed twice in {[list(p) for p in self.places]!r}")
+            raise RatingError(_("a player is placed twice in {places!r}").format(
+                                places=[list(p) for p in self.places]))
 
     @property
     def players(self) -> tuple[str, ...]:
@@ -104,7 +106,7 @@ class GameResult:
         :raises RatingError: the match is not over.
         """
         if not match.is_over:
-            raise RatingError("only a finished game can be rated")
+            raise RatingError(_("only a finished game can be rated"))
         rules, names = match.rules, match.players
         middle = [s for s in range(len(names)) if s not in match.winners
                   and s not in match.losers]

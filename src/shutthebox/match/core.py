@@ -18,6 +18,7 @@ from typing import Any, cast
 from shutthebox.dice import Roll, roll_dice
 from shutthebox.errors import FormatError, IllegalMoveError
 from shutthebox.formats import FormatKind, GameFormat, RoundResult
+from shutthebox.language import _
 from shutthebox.match.log import (
     LOG_VERSION,
     AnteEvent,
@@ -67,11 +68,14 @@ class MatchConfig:
     def __post_init__(self) -> None:
         names = [name.strip() for name in self.players]
         if any(not name for name in names):
-            raise FormatError(f"player names cannot be empty: {list(self.players)!r}")
+            raise FormatError(_("player names cannot be empty: {players!r}").format(
+                                players=list(self.players)))
         if len(set(names)) != len(names):
-            raise FormatError(f"player names must differ: {list(self.players)!r}")
+            raise FormatError(_("player names must differ: {players!r}").format(
+                                players=list(self.players)))
         if not 1 <= len(names) <= MAX_PLAYERS:
-            raise FormatError(f"a game takes 1 to {MAX_PLAYERS} players, not {len(names)}")
+            raise FormatError(_("a game takes 1 to {MAX_PLAYERS} players, not {count}").format(
+                                MAX_PLAYERS=MAX_PLAYERS, count=len(names)))
         object.__setattr__(self, "players", tuple(names))
         self.format.check(self.rules, len(names))
         if self.rules.instant_win is None:   # the format decides; the log says which
@@ -79,9 +83,10 @@ class MatchConfig:
                 instant_win=self.rules.shut_box_wins(self.format.multi_round)))
         if isinstance(self.stake, bool) or not isinstance(self.stake, int) \
                 or not 0 <= self.stake <= MAX_STAKE:
-            raise FormatError(f"the stake must be 0 to {MAX_STAKE} cents, not {self.stake!r}")
+            raise FormatError(_("the stake must be 0 to {MAX_STAKE} cents, not {stake!r}").format(
+                                MAX_STAKE=MAX_STAKE, stake=self.stake))
         if self.stake and len(names) < 2:
-            raise FormatError("a stake needs at least two players to play for the pot")
+            raise FormatError(_("a stake needs at least two players to play for the pot"))
 
     def to_dict(self) -> dict[str, Any]:
         """The configuration as JSON-ready data (the head of a log)."""
@@ -271,8 +276,8 @@ class Match:
         """
         pending = self.pending
         if not pending.is_chance:
-            raise IllegalMoveError(f"nothing to roll: the match waits for "
-                                   f"{pending.kind.value!r}")
+            raise IllegalMoveError(_("nothing to roll: the match waits for {value!r}").format(
+                                     value=pending.kind.value))
         dice = 2 if pending.turn is None else pending.turn.dice
         roll = roll_dice(rng, dice)
         self.apply_roll(roll)
@@ -289,15 +294,16 @@ class Match:
         if pending.kind is PendingKind.ROLL_OFF:
             assert pending.seat is not None
             if len(roll) != 2 or not all(1 <= f <= 6 for f in roll):
-                raise IllegalMoveError(f"a roll-off roll is two dice, not {list(roll)!r}")
+                raise IllegalMoveError(_("a roll-off roll is two dice, not {roll!r}").format(
+                                         roll=list(roll)))
             self._log(RollOffEvent(type=EventKind.ROLL_OFF, seat=pending.seat, roll=list(roll)))
             self._rolloff[pending.seat] = sum(roll)
             if len(self._rolloff) == len(self._contenders):
                 self._settle_rolloff()
             return
         if pending.kind is not PendingKind.ROLL:
-            raise IllegalMoveError(f"nothing to roll: the match waits for "
-                                   f"{pending.kind.value!r}")
+            raise IllegalMoveError(_("nothing to roll: the match waits for {value!r}").format(
+                                     value=pending.kind.value))
         assert self._turn is not None and pending.seat is not None
         self._turn = self._turn.apply_roll(roll)
         self._log(RollEvent(type=EventKind.ROLL, seat=pending.seat, roll=list(roll)))
@@ -311,8 +317,8 @@ class Match:
         pending = self.pending
         turn = self._turn
         if not pending.is_decision or turn is None:
-            raise IllegalMoveError(f"no decision is pending: the match waits for "
-                                   f"{pending.kind.value!r}")
+            raise IllegalMoveError(_("no decision is pending: the match waits for "
+                                     "{value!r}").format(value=pending.kind.value))
         seat = pending.seat
         assert seat is not None
         if pending.kind is PendingKind.CHOOSE_DICE:

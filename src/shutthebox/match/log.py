@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Literal, NotRequired, TypedDict
 
 from shutthebox.errors import LogError, ShutTheBoxError
+from shutthebox.language import _
 
 Event = dict[str, Any]
 """One entry of the log as read or stored: a ``"type"`` and its fields, all JSON values."""
@@ -220,22 +221,26 @@ def read_log_text(path: Path) -> str:
         # O_NONBLOCK: opening a FIFO does not wait for a writer; regular files ignore it
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
-        raise LogError(f"cannot read {shown!r}: {error.strerror or error}") from None
+        raise LogError(_("cannot read {shown!r}: {error}").format(
+                         shown=shown, error=error.strerror or error)) from None
     if not stat.S_ISREG(os.fstat(descriptor).st_mode):
         os.close(descriptor)
-        raise LogError(f"{shown!r} is not a game log: it is not a regular file")
+        raise LogError(_("{shown!r} is not a game log: it is not a regular file").format(
+                         shown=shown))
     with os.fdopen(descriptor, "rb") as file:
         try:
             data = file.read(MAX_LOG_BYTES + 1)
         except OSError as error:
-            raise LogError(f"cannot read {shown!r}: {error.strerror or error}") from None
+            raise LogError(_("cannot read {shown!r}: {error}").format(
+                             shown=shown, error=error.strerror or error)) from None
     if len(data) > MAX_LOG_BYTES:
-        raise LogError(f"{shown!r} is not a game log: it is larger than "
-                       f"{MAX_LOG_BYTES // 2**20} MiB")
+        raise LogError(_("{shown!r} is not a game log: it is larger than {mib} MiB").format(
+                         shown=shown, mib=MAX_LOG_BYTES // 2**20))
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError:
-        raise LogError(f"{shown!r} is not a game log: it is not text") from None
+        raise LogError(_("{shown!r} is not a game log: it is not text").format(
+            shown=shown)) from None
 
 
 def load_log(path: Path) -> dict[str, Any]:
@@ -253,22 +258,26 @@ def load_log(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise LogError(f"{shown!r} is not JSON: {error.msg} at line {error.lineno}") from None
+        raise LogError(_("{shown!r} is not JSON: {msg} at line {lineno}").format(
+                         shown=shown, msg=error.msg, lineno=error.lineno)) from None
     except RecursionError:
-        raise LogError(f"{shown!r} is not a game log: its JSON is nested too deeply") from None
+        raise LogError(_("{shown!r} is not a game log: its JSON is nested too deeply").format(
+                         shown=shown)) from None
     except ValueError:   # Python refuses to read a whole number of thousands of digits
-        raise LogError(f"{shown!r} is not a game log: it holds a number of more than "
-                       f"{sys.get_int_max_str_digits()} digits") from None
+        raise LogError(_("{shown!r} is not a game log: it holds a number of more than "
+                         "{digits} digits").format(
+                         shown=shown, digits=sys.get_int_max_str_digits())) from None
     if not isinstance(data, dict) or "events" not in data:
-        raise LogError(f"{shown!r} is not a shutthebox game log")
+        raise LogError(_("{shown!r} is not a shutthebox game log").format(shown=shown))
     players = data.get("players")
     if isinstance(players, list):
         for name in players:
             if not isinstance(name, str):
-                raise LogError(f"{shown!r} is not a game log: a player name is {name!r}")
+                raise LogError(_("{shown!r} is not a game log: a player name is {name!r}").format(
+                                 shown=shown, name=name))
             try:
                 clean_name(name)
             except ShutTheBoxError as error:
-                raise LogError(f"{shown!r} has a player name that cannot be shown: "
-                               f"{error}") from None
+                raise LogError(_("{shown!r} has a player name that cannot be shown: "
+                                 "{error}").format(shown=shown, error=error)) from None
     return data

@@ -14,6 +14,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Protocol
 
 from shutthebox.errors import FormatError
+from shutthebox.language import _
 
 MAX_STAKE = 1_000_000_00
 """The largest stake, in cents (a million)."""
@@ -31,15 +32,16 @@ def parse_stake(text: str) -> int:
     try:
         amount = Decimal(text.strip())
     except InvalidOperation:
-        raise FormatError(f"stake {text!r} is not an amount of money") from None
+        raise FormatError(_("stake {text!r} is not an amount of money").format(text=text)) from None
     if not amount.is_finite():
-        raise FormatError(f"stake {text!r} is not an amount of money")
+        raise FormatError(_("stake {text!r} is not an amount of money").format(text=text))
     if amount < 0 or amount.adjusted() > 8 or amount * 100 > MAX_STAKE:
-        raise FormatError(f"stake {text!r} must be an amount from 0 to "
-                          f"{format_money(MAX_STAKE)}")
+        raise FormatError(_("stake {text!r} must be an amount from 0 to {most}").format(
+                            text=text, most=format_money(MAX_STAKE)))
     cents = amount * 100
     if (amount and amount.adjusted() < -2) or cents != cents.to_integral_value():
-        raise FormatError(f"stake {text!r} must be a positive amount in whole cents")
+        raise FormatError(_("stake {text!r} must be a positive amount in whole cents").format(
+                            text=text))
     return int(cents)
 
 
@@ -78,7 +80,7 @@ class Ledger:
         :raises FormatError: the match is not over.
         """
         if not match.is_over:
-            raise FormatError("only a finished game can be entered in the ledger")
+            raise FormatError(_("only a finished game can be entered in the ledger"))
         stake = match.stake
         for seat, name in enumerate(match.players):
             self.net[name] = self.net.get(name, 0) - stake + match.payouts.get(seat, 0)

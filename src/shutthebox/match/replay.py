@@ -12,6 +12,7 @@ from typing import Any
 
 from shutthebox.dice import Roll
 from shutthebox.errors import LogError
+from shutthebox.language import _
 from shutthebox.match.core import Decision, Match, MatchConfig, PendingKind
 from shutthebox.match.log import DECISION_EVENTS, INPUT_EVENTS, LOG_VERSION, Event, EventKind
 from shutthebox.tiles import mask_of
@@ -22,8 +23,8 @@ def _whole_numbers(event: Event, index: int, key: str) -> list[int]:
     values = event.get(key)
     if not isinstance(values, list) or not all(
             isinstance(v, int) and not isinstance(v, bool) for v in values):
-        raise LogError(f"event {index} {event!r} does not replay: {key!r} must be a list of "
-                       f"whole numbers")
+        raise LogError(_("event {index} {event!r} does not replay: {key!r} must be a "
+                         "list of whole numbers").format(index=index, event=event, key=key))
     return values
 
 
@@ -48,28 +49,31 @@ def _event_input(match: Match, event: Event, index: int) -> int | Roll:
     if kind == EventKind.DICE:
         dice = event.get("dice")
         if isinstance(dice, bool) or not isinstance(dice, int):
-            raise LogError(f"event {index} {event!r} does not replay: 'dice' must be 1 or 2")
+            raise LogError(_("event {index} {event!r} does not replay: 'dice' must be 1 "
+                             "or 2").format(index=index, event=event))
         return dice
     try:
         return mask_of(_whole_numbers(event, index, "tiles"))
     except ValueError as error:
-        raise LogError(f"event {index} {event!r} does not replay: {error}") from None
+        raise LogError(_("event {index} {event!r} does not replay: {error}").format(
+                         index=index, event=event, error=error)) from None
 
 
 def _replay_steps(log: Mapping[str, Any]) -> Iterator[tuple[Match, Event, int]]:
     """Rebuild a match from a log, yielding (match before the step, event, index) for each
     input event; the final match is checked against the whole log."""
     if not isinstance(log, Mapping) or "events" not in log:
-        raise LogError("not a shutthebox game log: it has no 'events'")
+        raise LogError(_("not a shutthebox game log: it has no 'events'"))
     if log.get("version") != LOG_VERSION:
-        raise LogError(f"unsupported log version {log.get('version')!r}: expected {LOG_VERSION}")
+        raise LogError(_("unsupported log version {version!r}: expected {LOG_VERSION}").format(
+                         version=log.get('version'), LOG_VERSION=LOG_VERSION))
     try:
         match = Match(MatchConfig.from_dict(log))
     except (KeyError, TypeError, AttributeError) as error:
-        raise LogError(f"the log's header is incomplete: {error}") from None
+        raise LogError(_("the log's header is incomplete: {error}").format(error=error)) from None
     events = log["events"]
     if not isinstance(events, list):
-        raise LogError("not a shutthebox game log: its 'events' is not a list")
+        raise LogError(_("not a shutthebox game log: its 'events' is not a list"))
     yield from _steps(match, events, 0)
 
 
@@ -90,11 +94,13 @@ def _steps(match: Match, events: list[Any], start: int) -> Iterator[tuple[Match,
             else:
                 match.decide(given)
         except (KeyError, TypeError, ValueError) as error:
-            raise LogError(f"event {index} {event!r} does not replay: {error}") from None
+            raise LogError(_("event {index} {event!r} does not replay: {error}").format(
+                             index=index, event=event, error=error)) from None
     if match.events != events:
         diverge = next((i for i, (a, b) in enumerate(zip(match.events, events, strict=False))
                         if a != b), min(len(match.events), len(events)))
-        raise LogError(f"the log does not replay: it differs at event {diverge}")
+        raise LogError(_("the log does not replay: it differs at event {diverge}").format(
+                         diverge=diverge))
     yield match, {"type": "end"}, len(events)   # not an event of the log: the steps' end
 
 
@@ -107,8 +113,8 @@ def advance(match: Match, events: list[Any]) -> None:
     """
     start = len(match.events)
     if events[:start] != match.events:
-        raise LogError("the log does not continue this match")
-    for _ in _steps(match, events, start):
+        raise LogError(_("the log does not continue this match"))
+    for _step in _steps(match, events, start):
         pass
 
 
@@ -118,7 +124,7 @@ def replay(log: Mapping[str, Any]) -> Match:
     :raises LogError: not a game log of this version, or it does not replay.
     """
     last: Match | None = None
-    for match, _, _ in _replay_steps(log):
+    for match, _event, _said in _replay_steps(log):
         last = match
     assert last is not None
     return last

@@ -27,8 +27,9 @@ from textual.widgets import Button, Footer, RichLog, Static
 
 from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import N_, _
 from shutthebox.match import FormatKind, PendingKind, format_money
-from shutthebox.narration import subject, winners_line
+from shutthebox.narration import about, winners_line
 from shutthebox.players.base import Role
 from shutthebox.strategies import format_move
 from shutthebox.terminal.board import DIE_FACES, last_roll, scores_table, turn_line
@@ -151,9 +152,9 @@ class ShutTheBoxApp(App[Outcome]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#players-panel").border_title = "Players"
-        self.query_one("#log").border_title = "Log"
-        self.query_one("#hint").border_title = "Hint"
+        self.query_one("#players-panel").border_title = _("Players")
+        self.query_one("#log").border_title = _("Log")
+        self.query_one("#hint").border_title = _("Hint")
         # as wide as the longest name needs (up to 40 characters, never cut), the marker, the
         # score and the total beside it, the border and padding around
         longest = max(len(name) for name in self.session.config.players)
@@ -175,8 +176,10 @@ class ShutTheBoxApp(App[Outcome]):
         self.screen.set_class(small, "cramped")
         if small:
             self.query_one("#too-small", Display).update(Text(
-                f"This terminal is {width}x{height}: the box needs {need_width}x{MIN_HEIGHT}. "
-                "Make the window larger, or quit (q) and play with --plain.", style="bold"))
+                _("This terminal is {width}x{height}: the box needs {need}x{min_height}. Make "
+                  "the window larger, or quit (q) and play with --plain.").format(
+                    width=width, height=height, need=need_width, min_height=MIN_HEIGHT),
+                style="bold"))
 
     @property
     def min_width(self) -> int:
@@ -189,11 +192,12 @@ class ShutTheBoxApp(App[Outcome]):
         """Draw everything from the match as it stands."""
         match = self.session.match
         config = match.config
-        title = f"Shut the Box · {config.format}"
-        if match.round and config.format.kind is not FormatKind.BATTLE:
-            title += f" · round {match.round}"
+        title = (_("Shut the Box · {format} · round {round}")
+                 if match.round and config.format.kind is not FormatKind.BATTLE else
+                 _("Shut the Box · {format}")).format(format=config.format, round=match.round)
         if self.session.games > 1:
-            title += f" · game {self.session.number} of {self.session.games}"
+            title = _("{title} · game {number} of {games}").format(
+                title=title, number=self.session.number, games=self.session.games)
         self.query_one("#title", Display).update(Text(title, style="bold"))
         board = match.board
         for tile in self.query(Tile):
@@ -211,7 +215,7 @@ class ShutTheBoxApp(App[Outcome]):
         if self.hint_shown and not self.session.human_to_act:
             self.query_one("#hint", Display).update(
                 "…" if match.pending.is_chance else
-                "The hint ranks your choices when it is your turn.")
+                _("The hint ranks your choices when it is your turn."))
         keys = (self.session.human_to_act, self.session.match.is_over)
         if keys != self._keys:   # the footer is drawn again only when its keys change
             self._keys = keys
@@ -224,7 +228,7 @@ class ShutTheBoxApp(App[Outcome]):
             if button.display != choosing:
                 button.display = choosing
         roll = last_roll(self.session.match)
-        text = Text("dice ")
+        text = Text(_("dice") + " ")
         if roll:
             for face in roll:
                 text.append(f" {DIE_FACES[face]} {face} ", style="bold black on white")
@@ -232,7 +236,7 @@ class ShutTheBoxApp(App[Outcome]):
             if len(roll) == 2:
                 text.append(f"= {sum(roll)}", style="bold")
         elif choosing:
-            text.append("not rolled yet")
+            text.append(_("not rolled yet"))
         else:
             text.append("-")
         self.query_one("#dice", Display).update(text)
@@ -243,35 +247,43 @@ class ShutTheBoxApp(App[Outcome]):
         if self.message:
             return Text(self.message, style="bold red")
         if self.save_problem:
-            return Text(f"Not saved: {self.save_problem}", style="bold red")
+            return Text(_("Not saved: {problem}").format(problem=self.save_problem),
+                        style="bold red")
         if match.is_over:
-            more = "n: next game · " if session.more_games else ""
-            return Text(f"Game over. {more}q: quit", style="bold")
+            return Text(_("Game over. n: next game · q: quit") if session.more_games else
+                        _("Game over. q: quit"), style="bold")
         pending = match.pending
         if not session.human_to_act:
             name = match.players[pending.seat] if pending.seat is not None else ""
-            doing = "thinking…" if self._thinking else "playing"
-            return Text(f"{subject(name, 'is', 'are')} {doing} (space skips)")
+            return Text(about(name, N_("You are thinking… (space skips)"),
+                              N_("{name} is thinking… (space skips)")) if self._thinking else
+                        about(name, N_("You are playing (space skips)"),
+                              N_("{name} is playing (space skips)")))
         turn = pending.turn
         assert turn is not None
         if pending.kind is PendingKind.CHOOSE_DICE:
-            return Text("Press 1 or 2, or click a button, to roll one die or two")
-        verb = "stand up" if pending.role is Role.STAND else "shut"
+            return Text(_("Press 1 or 2, or click a button, to roll one die or two"))
+        stand = pending.role is Role.STAND
         if not self.selection:
-            return Text(f"Choose the tiles to {verb} for {format_roll(turn.roll or ())}: "
-                        "click or type them, then Enter")
+            return Text((_("Choose the tiles to stand up for {roll}: click or type them, then "
+                           "Enter") if stand else
+                         _("Choose the tiles to shut for {roll}: click or type them, then Enter")
+                         ).format(roll=format_roll(turn.roll or ())))
         chosen = format_move(self.selection)
         total = sum(turn.roll or ())
         picked = tile_sum(self.selection)
         if self.selection in turn.legal_actions():
-            return Text(f"✓ {chosen} = {picked}: Enter to {verb}", style="bold green")
-        return Text(f"✗ {chosen} = {picked}, the roll is {total}", style="yellow")
+            return Text((_("✓ {tiles} = {sum}: Enter to stand up") if stand else
+                         _("✓ {tiles} = {sum}: Enter to shut")).format(tiles=chosen, sum=picked),
+                        style="bold green")
+        return Text(_("✗ {tiles} = {sum}, the roll is {total}").format(
+            tiles=chosen, sum=picked, total=total), style="yellow")
 
     def _turn_text(self) -> Text:
         match = self.session.match
         if match.is_over:
             line = winners_line(match) if len(match.players) > 1 else \
-                f"score {match.round_scores.get(0, '-')}"
+                _("score {score}").format(score=match.round_scores.get(0, "-"))
         else:
             line = turn_line(match) or ""
         return Text(line, style="bold #e8c07d")
@@ -282,13 +294,14 @@ class ShutTheBoxApp(App[Outcome]):
         best = session.best_note()
         if best:
             parts.append(Text(f"\n{best}"))
-        parts.append(Text(f"\nTo win: {session.config.format.goal}", style="dim"))
+        parts.append(Text("\n" + _("To win: {goal}").format(goal=session.config.format.goal),
+                          style="dim"))
         if session.config.stake:
-            parts.append(Text(f"pot: {format_money(session.match.pot)}"))
+            parts.append(Text(_("pot: {pot}").format(pot=format_money(session.match.pot))))
             if session.ledger.games:
-                parts.append(Text("ledger: " + ", ".join(
+                parts.append(Text(_("ledger: {money}").format(money=", ".join(
                     f"{name} {format_money(cents)}" for name, cents in
-                    session.ledger.net.items())))
+                    session.ledger.net.items()))))
         return Group(*parts)
 
     def _show_log(self) -> None:
@@ -305,11 +318,11 @@ class ShutTheBoxApp(App[Outcome]):
         if not self.hint_shown:
             return
         if not self.session.human_to_act:
-            panel.update("The hint ranks your choices when it is your turn.")
+            panel.update(_("The hint ranks your choices when it is your turn."))
             return
         from shutthebox.terminal.hints import hint_for
 
-        panel.update("thinking…")
+        panel.update(_("thinking…"))
         match = self.session.match
         events = len(match.events)
         hint = await asyncio.to_thread(hint_for, match)
@@ -435,12 +448,13 @@ class ShutTheBoxApp(App[Outcome]):
                 self._decide(number)
             return
         if number > session.config.rules.tiles:
-            self.message = f"tile {number} is not in this box: its tiles go from 1 to " \
-                           f"{session.config.rules.tiles}"
+            self.message = _("tile {tile} is not in this box: its tiles go from 1 to "
+                             "{tiles}").format(tile=number, tiles=session.config.rules.tiles)
         elif pending.turn is not None and not pending.turn.open_tiles & tile_bit(number):
-            self.message = (f"tile {number} is up already: choose among the shut tiles"
+            self.message = (_("tile {tile} is up already: choose among the shut tiles")
                             if pending.role is Role.STAND else
-                            f"tile {number} is shut already: choose among the open tiles")
+                            _("tile {tile} is shut already: choose among the open tiles")
+                            ).format(tile=number)
         else:
             self.selection ^= tile_bit(number)
             self.message = ""

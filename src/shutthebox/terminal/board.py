@@ -8,8 +8,9 @@ from rich.table import Table
 from rich.text import Text
 
 from shutthebox.dice import Roll
+from shutthebox.language import N_, _
 from shutthebox.match import FormatKind, Match, PendingKind, format_money
-from shutthebox.narration import YOU
+from shutthebox.narration import about
 from shutthebox.players.base import Role
 from shutthebox.terminal.words import one_die_note
 from shutthebox.tiles import Tiles, tile_bit
@@ -41,8 +42,8 @@ def tiles_line(tiles: int, open_tiles: Tiles) -> Text:
 def dice_line(roll: Roll | None) -> Text:
     """The dice of the last roll."""
     if not roll:
-        return Text("dice: -")
-    line = Text("dice: ")
+        return Text(_("dice: {roll}").format(roll="-"))
+    line = Text(_("dice: {roll}").format(roll=""))
     for face in roll:
         line.append(f" {DIE_FACES[face]} {face} ", style=STYLES["die"])
         line.append(" ")
@@ -91,8 +92,12 @@ def turn_line(match: Match) -> str | None:
     if pending.seat is None or match.is_over or pending.kind is PendingKind.ROLL_OFF:
         return None
     name = match.players[pending.seat]
-    role = {Role.KNOCK: " (knocking down)", Role.STAND: " (standing up)"}.get(pending.role, "")
-    line = ("Your turn" if name == YOU else f"{name} to play") + role
+    if pending.role is Role.KNOCK:
+        line = about(name, N_("Your turn (knocking down)"), N_("{name} to play (knocking down)"))
+    elif pending.role is Role.STAND:
+        line = about(name, N_("Your turn (standing up)"), N_("{name} to play (standing up)"))
+    else:
+        line = about(name, N_("Your turn"), N_("{name} to play"))
     note = one_die_note(match.rules, pending.turn.open_tiles) if pending.turn else None
     return f"{line} · {note}" if note else line
 
@@ -100,9 +105,9 @@ def turn_line(match: Match) -> str | None:
 def render(match: Match, note: str | None = None) -> RenderableType:
     """The whole board for the current state of a match, with a note under it."""
     config = match.config
-    title = f"Shut the Box · {config.format}"
-    if match.round and config.format.kind is not FormatKind.BATTLE:
-        title += f" · round {match.round}"
+    title = (_("Shut the Box · {format} · round {round}")
+             if match.round and config.format.kind is not FormatKind.BATTLE else
+             _("Shut the Box · {format}")).format(format=config.format, round=match.round)
     parts: list[RenderableType] = [tiles_line(config.rules.tiles, match.board),
                                    dice_line(last_roll(match))]
     turn = turn_line(match)
@@ -113,5 +118,5 @@ def render(match: Match, note: str | None = None) -> RenderableType:
     if config.format.kind is not FormatKind.SOLO or match.round_scores:
         parts.append(scores_table(match))
     if config.stake:
-        parts.append(Text(f"pot: {format_money(match.pot)}"))
+        parts.append(Text(_("pot: {pot}").format(pot=format_money(match.pot))))
     return Panel(Group(*parts), title=title, border_style="#8b5a2b")

@@ -18,14 +18,16 @@ from rich.table import Table
 
 from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError, TilesError
+from shutthebox.language import _
 from shutthebox.match import PendingKind
 from shutthebox.players.base import Role
 from shutthebox.rules import Rules
-from shutthebox.strategies import describe_move
+from shutthebox.strategies import describe_move, format_move
 from shutthebox.terminal.board import render
 from shutthebox.terminal.session import GameSession
 from shutthebox.terminal.words import KEYS, narrate, one_die_note
 from shutthebox.tiles import Tiles, mask_of, parse_tiles
+from shutthebox.turn import Phase
 
 
 class Outcome(StrEnum):
@@ -55,8 +57,8 @@ def read_move(text: str, rules: Rules) -> Tiles:
     numbers = parse_tiles(text)
     for number in numbers:
         if not 1 <= number <= rules.tiles:
-            raise TilesError(f"tile {number} is not in this box: its tiles go from 1 to "
-                             f"{rules.tiles}")
+            raise TilesError(_("tile {number} is not in this box: its tiles go from 1 "
+                               "to {tiles}").format(number=number, tiles=rules.tiles))
     return mask_of(numbers)
 
 
@@ -118,21 +120,23 @@ class TerminalGame:
             name = match.players[pending.seat]
             if pending.kind is PendingKind.CHOOSE_DICE:
                 note = one_die_note(match.rules, pending.turn.open_tiles)
-                prompt = f"{name}: {note}. Roll 1 or 2 dice? [2] "
+                prompt = _("{name}: {note}. Roll 1 or 2 dice? [2] ").format(name=name, note=note)
             else:
-                prompt = f"{name}: roll {format_roll(pending.turn.roll or ())} - tiles to " \
-                         f"{'stand up' if pending.role is Role.STAND else 'shut'} (? for help): "
+                prompt = (_("{name}: roll {roll} - tiles to stand up (? for help): ")
+                          if pending.role is Role.STAND else
+                          _("{name}: roll {roll} - tiles to shut (? for help): ")).format(
+                    name=name, roll=format_roll(pending.turn.roll or ()))
             try:
                 answer = self.ask(prompt).strip().lower()
             except EOFError:
-                self.console.print("\ninput ended: leaving the game")
+                self.console.print("\n" + _("input ended: leaving the game"))
                 raise QuitGame from None
             if self._command(answer):
                 continue
             try:
                 if pending.kind is PendingKind.CHOOSE_DICE:
                     if answer not in ("", "1", "2"):
-                        raise ShutTheBoxError(f"{answer!r} is not 1 or 2")
+                        raise ShutTheBoxError(_("{answer!r} is not 1 or 2").format(answer=answer))
                     match.decide(int(answer or "2"))
                 else:
                     match.decide(read_move(answer, match.rules))
@@ -147,8 +151,8 @@ class TerminalGame:
             self._show_hint()
         elif answer == "q":
             try:
-                sure = self.ask("Quit? The game is saved and `shutthebox play --resume` "
-                                "continues it. [y/N] ")
+                sure = self.ask(_("Quit? The game is saved and `shutthebox play --resume` "
+                                  "continues it. [y/N] "))
             except EOFError:
                 sure = "y"
             if sure.strip().lower().startswith("y"):
@@ -160,11 +164,11 @@ class TerminalGame:
     def _show_help(self) -> None:
         turn = self.session.match.pending.turn
         assert turn is not None
-        moves = ", ".join(describe_move(turn, a).removeprefix("shut ")
+        moves = ", ".join(format_move(a) if turn.phase is Phase.SHUT else describe_move(turn, a)
                           for a in turn.legal_actions())
-        self.console.print(f"legal: {moves}", highlight=False)
+        self.console.print(_("legal: {moves}").format(moves=moves), highlight=False)
         for key, meaning in KEYS.items():
-            self.console.print(f"  [bold]{key:>5}[/]  {meaning}", highlight=False)
+            self.console.print(f"  [bold]{key:>5}[/]  {_(meaning)}", highlight=False)
 
     def _show_hint(self) -> None:
         from shutthebox.terminal.hints import hint_for

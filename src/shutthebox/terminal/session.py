@@ -12,8 +12,9 @@ from dataclasses import InitVar, dataclass, field
 from pathlib import Path
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import N_, _
 from shutthebox.match import FormatKind, Ledger, Match, MatchConfig
-from shutthebox.narration import subject
+from shutthebox.narration import about
 from shutthebox.players.base import Strategy
 from shutthebox.strategies import describe_move, make_strategy
 from shutthebox.terminal.saved import (
@@ -136,13 +137,14 @@ class GameSession:
         score = self.match.round_scores.get(0)
         best = self.best_before
         if score is None:
-            return f"personal best: {best}" if best is not None else \
-                "no personal best yet for these rules"
+            return _("personal best: {best}").format(best=best) if best is not None else \
+                _("no personal best yet for these rules")
         if best is None:
-            return f"first score for these rules: {score}"
+            return _("first score for these rules: {score}").format(score=score)
         if rules.better(score, best):
-            return f"new personal best: {score} (was {best})"
-        return f"personal best: {best}" + (" (equalled)" if score == best else "")
+            return _("new personal best: {score} (was {best})").format(score=score, best=best)
+        return (_("personal best: {best} (equalled)") if score == best else
+                _("personal best: {best}")).format(best=best)
 
     # --- acting ----------------------------------------------------------------------
 
@@ -165,8 +167,8 @@ class GameSession:
             return None
         action = self.computer_action()
         assert pending.seat is not None and pending.turn is not None
-        words = f"{subject(match.players[pending.seat], 'plays', 'play')}: " \
-                f"{describe_move(pending.turn, action)}"
+        words = about(match.players[pending.seat], N_("You play: {move}"),
+                      N_("{name} plays: {move}"), move=describe_move(pending.turn, action))
         match.decide(action)
         return words
 

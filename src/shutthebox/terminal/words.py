@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from rich.markup import escape
 
+from shutthebox.language import N_, _
 from shutthebox.match import Event, Match
 from shutthebox.narration import Tone, tell
 from shutthebox.phrases import join_words
@@ -35,12 +36,14 @@ def one_die_note(rules: Rules, open_tiles: Tiles) -> str | None:
     if 1 not in choices:
         return None
     if rules.one_die is OneDie.HIGH_SHUT:
-        high = list(range(HIGH_TILE, rules.tiles + 1))
-        why = (f"{join_words([str(t) for t in high])} {'is' if len(high) == 1 else 'are'} "
-               "shut") if high else "there are no tiles from 7 up"
+        high = [str(t) for t in range(HIGH_TILE, rules.tiles + 1)]
+        why = (_("there are no tiles from 7 up") if not high else
+               _("{tile} is shut").format(tile=high[0]) if len(high) == 1 else
+               _("{tiles} are shut").format(tiles=join_words(high)))
     else:
-        why = f"the open tiles add up to {tile_sum(open_tiles)}"
-    return f"one die: {why}" if choices == (1,) else f"one die allowed: {why}"
+        why = _("the open tiles add up to {sum}").format(sum=tile_sum(open_tiles))
+    return (_("one die: {why}") if choices == (1,) else _("one die allowed: {why}")).format(
+        why=why)
 
 
 def narrate(event: Event, match: Match) -> str | None:
@@ -60,10 +63,10 @@ def narrate(event: Event, match: Match) -> str | None:
 
 
 KEYS: dict[str, str] = {
-    "3 5": "shut tiles 3 and 5 (also 3,5 or 3+5)",
-    "1 / 2": "roll one die or two, when the rules let you choose",
-    "?": "show the legal moves and these keys",
-    "h": "hint: every legal move ranked by the exact solver",
-    "q": "quit and save the game (shutthebox play --resume continues it)",
+    "3 5": N_("shut tiles 3 and 5 (also 3,5 or 3+5)"),
+    "1 / 2": N_("roll one die or two, when the rules let you choose"),
+    "?": N_("show the legal moves and these keys"),
+    "h": N_("hint: every legal move ranked by the exact solver"),
+    "q": N_("quit and save the game (shutthebox play --resume continues it)"),
 }
-"""The keys of the line mode, as shown by ``?``."""
+"""The keys of the line mode, as shown by ``?`` (said with :func:`_`)."""

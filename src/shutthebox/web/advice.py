@@ -23,6 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from shutthebox.language import N_, _, current_language, speaking
 from shutthebox.match import GameFormat, Match, PendingKind, replay
 from shutthebox.rules import Rules
 from shutthebox.strategies import Strategy, make_strategy
@@ -36,7 +37,7 @@ _PLAYERS: OrderedDict[tuple[str, int], Strategy] = OrderedDict()
 _KEEP = 256
 """How many matches and computer players a worker keeps."""
 
-NOTHING_TO_HINT = "Roll the dice first: hints rank the moves after a roll."
+NOTHING_TO_HINT = N_("Roll the dice first: hints rank the moves after a roll.")
 
 
 def _match(game_id: str, log: Mapping[str, Any]) -> Match:
@@ -82,8 +83,8 @@ def approximate_note(fmt: str) -> str:
     >>> approximate_note("loser-at:500")[:58]
     'Ranked by expected score for now: the exact tables of lose'
     """
-    return (f"Ranked by expected score for now: the exact tables of {fmt} are not worked out "
-            "on this server yet.")
+    return _("Ranked by expected score for now: the exact tables of {format} are not worked "
+             "out on this server yet.").format(format=fmt)
 
 
 def computer_action(game_id: str, log: Mapping[str, Any], seat: int, strategy: str) -> int:
@@ -115,9 +116,9 @@ def hint(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
     match = _match(game_id, log)
     pending = match.pending
     if pending.turn is None or not pending.is_decision:
-        message = (NOTHING_TO_HINT if pending.kind is PendingKind.ROLL else
-                   "The game is over: the review shows every move against the best."
-                   if pending.kind is PendingKind.OVER else "Nothing to decide yet.")
+        message = (_(NOTHING_TO_HINT) if pending.kind is PendingKind.ROLL else
+                   _("The game is over: the review shows every move against the best.")
+                   if pending.kind is PendingKind.OVER else _("Nothing to decide yet."))
         return {"kind": pending.kind, "measure": None, "options": [], "message": message}
     missing = table_missing(log)
     ranked = ranked_hint(match, match_tables=missing is None)
@@ -236,6 +237,12 @@ class WorkDroppedError(Exception):
     """The work was stopped before it ended (:meth:`SolverPool.kill`)."""
 
 
+def _spoken(language: str, function: Callable[..., T], *arguments: Any) -> T:
+    """``function(*arguments)`` in a worker, its sentences in ``language``."""
+    with speaking(language):
+        return function(*arguments)
+
+
 class SolverPool:
     """Worker processes for solver work (one by default). ``idle``: the workers run only
     when the processor has nothing else to do (for long background work)."""
@@ -271,16 +278,19 @@ class SolverPool:
         :raises WorkDroppedError: the pool was killed meanwhile.
         """
         loop = asyncio.get_running_loop()
+        language = current_language()   # the worker answers in the caller's language
         self._running += 1
         kills = self._kills
         try:
             try:
-                return await loop.run_in_executor(self._started(), function, *arguments)
+                return await loop.run_in_executor(self._started(), _spoken, language,
+                                                  function, *arguments)
             except BrokenProcessPool:
                 if self._kills != kills:
                     raise WorkDroppedError(function.__name__) from None
                 self._executor = None
-                return await loop.run_in_executor(self._started(), function, *arguments)
+                return await loop.run_in_executor(self._started(), _spoken, language,
+                                                  function, *arguments)
         finally:
             self._running -= 1
 

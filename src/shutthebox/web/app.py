@@ -22,6 +22,7 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from sqlalchemy.engine import Engine
 
+from shutthebox.language import speaking
 from shutthebox.web import advice
 from shutthebox.web.advice import SolverPool
 from shutthebox.web.computers import ComputerDriver
@@ -37,6 +38,7 @@ from shutthebox.web.guard import (
     Send,
 )
 from shutthebox.web.lane import ActionLane
+from shutthebox.web.languages import request_language
 from shutthebox.web.live import LiveFeed, LiveHub
 from shutthebox.web.reactions import Reactions
 from shutthebox.web.refusals import REFUSALS, REFUSED, malformed, refusal, refused
@@ -58,10 +60,14 @@ class WebApp(FastAPI):
     front: Guard | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if self.front is None or scope["type"] == "lifespan":
+        if scope["type"] == "lifespan":
             await super().__call__(scope, receive, send)
-        else:
-            await self.front(scope, receive, send)
+            return
+        with speaking(request_language(scope)):   # every answer in the reader's language
+            if self.front is None:
+                await super().__call__(scope, receive, send)
+            else:
+                await self.front(scope, receive, send)
 
     async def behind(self, scope: Scope, receive: Receive, send: Send) -> None:
         """FastAPI's own stack: its middleware, then the routes."""

@@ -17,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.engine import Connection
 
 from shutthebox.errors import LogError, ShutTheBoxError
+from shutthebox.language import _
 from shutthebox.match import LOG_VERSION, Match, PendingKind, advance, replay
 from shutthebox.web.seats import Seat, SeatKind
 from shutthebox.web.storage import GAMES, SEATS, event_count, load_events
@@ -115,7 +116,8 @@ class GameCache:
         """
         count = event_count(db, game_id)
         if count is None:
-            raise GameNotFoundError(f"no game {game_id!r}: check the link")
+            raise GameNotFoundError(_("no game {game_id!r}: check the link").format(
+                                      game_id=game_id))
         cached = self.games.get(game_id)
         if cached is not None and cached.count == count:
             return cached

@@ -32,6 +32,7 @@ from sqlalchemy.engine import Connection
 from shutthebox.coach.daily import DailyBox, DailyDateError, daily_box, parse_day
 from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import _
 from shutthebox.match import Match
 from shutthebox.narration import rules_text, tell
 from shutthebox.strategies import format_move
@@ -72,8 +73,8 @@ def box_of(day: str | None, now: date | None = None) -> DailyBox:
     now = now or today()
     found = now if day is None else parse_day(day)
     if not now - timedelta(days=1) <= found <= now:
-        raise DailyDateError(f"the daily box of {found} cannot be played now: only today's "
-                             f"({now}) or yesterday's")
+        raise DailyDateError(_("the daily box of {found} cannot be played now: only "
+                               "today's ({now}) or yesterday's").format(found=found, now=now))
     return daily_box(found)
 
 
@@ -85,8 +86,10 @@ def _action(match: Match, number: int, move: Any) -> int:
     if turn.phase is Phase.CHOOSE_DICE:
         if isinstance(move, int) and not isinstance(move, bool) and move in legal:
             return move
-        raise DailyMoveError(f"move {number} ({move!r}) is not a choice of dice: choose "
-                             f"{' or '.join(str(d) for d in legal)}")
+        raise DailyMoveError(_("move {number} ({move!r}) is not a choice of dice: "
+                               "choose {legal}").format(
+                               number=number, move=move,
+                               legal=' or '.join(str(d) for d in legal)))
     roll = format_roll(turn.roll) if turn.roll else "?"
     if isinstance(move, list) and all(isinstance(t, int) and not isinstance(t, bool)
                                       for t in move):
@@ -96,8 +99,10 @@ def _action(match: Match, number: int, move: Any) -> int:
             action = -1
         if action in legal:
             return action
-    raise DailyMoveError(f"move {number} ({move!r}) is not legal on the roll {roll}: the "
-                         f"legal moves are {' or '.join(format_move(a) for a in legal)}")
+    raise DailyMoveError(_("move {number} ({move!r}) is not legal on the roll {roll}: "
+                           "the legal moves are {legal}").format(
+                           number=number, move=move, roll=roll,
+                           legal=' or '.join(format_move(a) for a in legal)))
 
 
 def replayed(box: DailyBox, moves: Sequence[Any], name: str = "You") -> Match:
@@ -108,7 +113,8 @@ def replayed(box: DailyBox, moves: Sequence[Any], name: str = "You") -> Match:
         turn ended.
     """
     if len(moves) > MAX_MOVES:
-        raise DailyMoveError(f"{len(moves)} moves: a daily turn has at most {MAX_MOVES}")
+        raise DailyMoveError(_("{count} moves: a daily turn has at most {MAX_MOVES}").format(
+                               count=len(moves), MAX_MOVES=MAX_MOVES))
     match = box.start(name)
     for number, move in enumerate([*moves, None], 1):
         while not match.is_over and match.pending.is_chance:
@@ -116,7 +122,8 @@ def replayed(box: DailyBox, moves: Sequence[Any], name: str = "You") -> Match:
         if move is None:
             break
         if match.is_over:
-            raise DailyMoveError(f"move {number} ({move!r}) comes after the turn ended")
+            raise DailyMoveError(_("move {number} ({move!r}) comes after the turn ended").format(
+                                   number=number, move=move))
         match.decide(_action(match, number, move))
     return match
 
@@ -152,7 +159,7 @@ def result(day: str, moves: list[Any], name: str) -> dict[str, Any]:
     box = daily_box(parse_day(day))
     match = replayed(box, moves, name)
     if not match.is_over:
-        raise DailyMoveError("the daily turn is not finished: send every decision")
+        raise DailyMoveError(_("the daily turn is not finished: send every decision"))
     found = box.result(turn_log(match))
     analysis = found["analysis"]
     chart = chart_words(analysis, analysis["decisions"])
@@ -196,8 +203,8 @@ def store_result(db: Connection, box: DailyBox, match: Match, token: str) -> str
         with db.begin_nested():
             store_new_game(db, game)
     except IntegrityError:
-        raise PlayedTodayError(f"you have played the daily box of {box.day} already: one "
-                               "result a day") from None
+        raise PlayedTodayError(_("you have played the daily box of {day} already: one "
+                                 "result a day").format(day=box.day)) from None
     record_results(db, game_id, game_results(match))
     return game_id
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import _
 from shutthebox.names import MAX_NAME as MAX_NAME
 from shutthebox.names import clean_name
 
@@ -110,7 +111,8 @@ def check_name(name: str, taken: list[str]) -> str:
     """
     name = clean_name(name)
     if name.casefold() in (other.casefold() for other in taken):
-        raise SeatError(f"{name!r} is already playing in this game: choose another name")
+        raise SeatError(_("{name!r} is already playing in this game: choose another name").format(
+                          name=name))
     return name
 
 
@@ -124,11 +126,12 @@ def bearer_tokens(authorization: str | None, extra: str | None = None) -> list[s
     """
     tokens = []
     if authorization:
-        scheme, _, value = authorization.strip().partition(" ")
+        scheme, _space, value = authorization.strip().partition(" ")
         if scheme.lower() == "bearer" and value.strip():
             tokens.append(value.strip())
     if extra:
         tokens.extend(t.strip() for t in extra.split(",") if t.strip())
     if len(tokens) > MAX_TOKENS:
-        raise SeatError(f"{len(tokens)} seat tokens were sent: at most {MAX_TOKENS} a request")
+        raise SeatError(_("{count} seat tokens were sent: at most {MAX_TOKENS} a request").format(
+                          count=len(tokens), MAX_TOKENS=MAX_TOKENS))
     return tokens

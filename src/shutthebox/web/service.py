@@ -30,6 +30,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from shutthebox.errors import LogError, ShutTheBoxError
+from shutthebox.language import N_, _
 from shutthebox.match import GameFormat, Match, MatchConfig, PendingKind, advance
 from shutthebox.narration import format_text, rules_text
 from shutthebox.rules import Rules
@@ -219,8 +220,8 @@ class GameService:
             row = db.execute(select(SEATS.c.game_id, SEATS.c.seat, SEATS.c.joined)
                                   .where(SEATS.c.invite == code)).first()
             if row is None:
-                raise InviteNotFoundError(f"no game has the invite {code!r}: check the code "
-                                          "with the friend who sent it")
+                raise InviteNotFoundError(_("no game has the invite {code!r}: check the "
+                                            "code with the friend who sent it").format(code=code))
             loaded = self.cache.load(db, row.game_id)
         fmt = GameFormat.parse(loaded.config["format"])
         return {"code": code, "game_id": row.game_id, "seat": row.seat,
@@ -237,11 +238,12 @@ class GameService:
             row = db.execute(select(SEATS.c.seat, SEATS.c.joined).where(
                 SEATS.c.game_id == game_id, SEATS.c.invite == code)).first()
             if row is None:
-                raise InviteNotFoundError(f"the invite {code!r} is not for this game")
+                raise InviteNotFoundError(_("the invite {code!r} is not for this game").format(
+                                            code=code))
             seat = loaded.seats[row.seat]
             if row.joined is not None or seat.joined:
-                raise SeatTakenError(f"the seat of invite {code!r} has been taken: ask for "
-                                     "another invite")
+                raise SeatTakenError(_("the seat of invite {code!r} has been taken: ask "
+                                       "for another invite").format(code=code))
             name = check_name(name, [s.name for s in loaded.seats if s.joined])
             token = new_token()
             before = loaded.count
@@ -251,7 +253,8 @@ class GameService:
                     SEATS.c.joined.is_(None)).values(
                     name=name, token_hash=token_hash(token), joined=now()))
                 if taken.rowcount != 1:
-                    raise SeatTakenError(f"the seat of invite {code!r} has been taken")
+                    raise SeatTakenError(_("the seat of invite {code!r} has been taken").format(
+                                           code=code))
                 loaded.seats[seat.seat] = Seat(seat.seat, SeatKind.HERE, name, None, True)
                 loaded.prefix.append({"type": "join", "seat": seat.seat, "name": name})
                 if all(s.joined for s in loaded.seats):
@@ -354,22 +357,24 @@ class GameService:
     def seat_of(self, game_id: str, tokens: list[str]) -> int:
         """The seat of this game that one of the tokens holds (for hints and coaching)."""
         if not tokens:
-            raise UnauthorizedError("send a seat token of this game "
-                                    "(Authorization: Bearer <token>)")
+            raise UnauthorizedError(_("send a seat token of this game (Authorization: "
+                                      "Bearer <token>)"))
         holders = [self._holder(t) for t in tokens]
         for holder in holders:
             if holder is not None and holder[0] == game_id:
                 return holder[1]
         if any(holders):
-            raise ForbiddenError("this token holds a seat in another game, not this one")
-        raise UnauthorizedError("unknown seat token: it holds no seat")
+            raise ForbiddenError(_("this token holds a seat in another game, not this "
+                                   "one"))
+        raise UnauthorizedError(_("unknown seat token: it holds no seat"))
 
     def match_log(self, game_id: str) -> dict[str, Any]:
         """The match's log (for the solver worker); refused while seats are open."""
         with self.engine.connect() as db:
             loaded = self.cache.load(db, game_id)
         if loaded.match is None:
-            raise NotYourTurnError("the game has not started: it waits for players to join")
+            raise NotYourTurnError(_("the game has not started: it waits for players to "
+                                     "join"))
         return loaded.match_log()
 
     # --- acting ------------------------------------------------------------------------
@@ -380,18 +385,21 @@ class GameService:
         answer the new state as JSON. With an ``Idempotency-Key`` a repeated request answers
         the first answer; without one, ``event`` must be the game's newest event number."""
         if not token:
-            raise UnauthorizedError("send your seat's token (Authorization: Bearer <token>)")
+            raise UnauthorizedError(_("send your seat's token (Authorization: Bearer "
+                                      "<token>)"))
         holder = self._holder(token)
         if holder is None:
-            raise UnauthorizedError("unknown seat token: it holds no seat")
+            raise UnauthorizedError(_("unknown seat token: it holds no seat"))
         if holder[0] != game_id:
-            raise ForbiddenError("this token holds a seat in another game, not this one")
+            raise ForbiddenError(_("this token holds a seat in another game, not this "
+                                   "one"))
         mine = holder[1]
         if seat is not None and seat != mine:
-            raise ForbiddenError(f"this token holds seat {mine}, not seat {seat}")
+            raise ForbiddenError(_("this token holds seat {mine}, not seat {seat}").format(
+                                   mine=mine, seat=seat))
         if key is None and event is None:
-            raise StaleError("send the event number the action was made against "
-                             "(\"event\") or an Idempotency-Key header")
+            raise StaleError(_("send the event number the action was made against "
+                               "(\"event\") or an Idempotency-Key header"))
         for trusted in (True, False):
             try:
                 loaded, body, batch = self._act_once(game_id, token, mine, kind, argument,
@@ -442,7 +450,7 @@ class GameService:
             before = loaded.count
             try:
                 if event != before:
-                    raise NotYourTurnError("the game has moved on")
+                    raise NotYourTurnError(_("the game has moved on"))
                 self._apply(loaded, holder[1], kind, argument)
             except NotYourTurnError:
                 cache.forget(game_id)       # perhaps moved on elsewhere: act reads it again
@@ -488,9 +496,10 @@ class GameService:
             before = loaded.count
             try:
                 if event is not None and event != before:
-                    raise NotYourTurnError(f"the game has moved on: it is at event {before}, "
-                                           f"the action was made at event {event}; "
-                                           "load it again")
+                    raise NotYourTurnError(_("the game has moved on: it is at event "
+                                             "{before}, the action was made at event "
+                                             "{event}; load it again").format(
+                                             before=before, event=event))
                 self._apply(loaded, seat, kind, argument)
                 state = self._state(game_id, loaded, before, [])
                 members = state_members(state)
@@ -511,18 +520,21 @@ class GameService:
     def _apply(self, loaded: LoadedGame, seat: int, kind: str, argument: Any) -> None:
         match = loaded.match
         if match is None:
-            raise NotYourTurnError("the game has not started: it waits for players to join")
+            raise NotYourTurnError(_("the game has not started: it waits for players to "
+                                     "join"))
         pending = match.pending
         if match.is_over:
-            raise NotYourTurnError("the game is over")
+            raise NotYourTurnError(_("the game is over"))
         if pending.seat != seat:
-            whose = loaded.seats[pending.seat].name if pending.seat is not None else "the dice"
-            raise NotYourTurnError(f"it is {whose}'s turn, not yours (seat {seat})")
+            whose = loaded.seats[pending.seat].name if pending.seat is not None else _("the dice")
+            raise NotYourTurnError(_("it is {whose}'s turn, not yours (seat {seat})").format(
+                                     whose=whose, seat=seat))
         wanted = {"roll": PendingKind.ROLL, "dice": PendingKind.CHOOSE_DICE,
                   "shut": PendingKind.SHUT}[kind]
         if pending.kind is not wanted:
-            raise NotYourTurnError(f"the game waits for {_ACTION_WORDS[pending.kind]}, "
-                                   f"not {_ACTION_WORDS[wanted]}")
+            raise NotYourTurnError(_("the game waits for {awaited}, not {sent}").format(
+                                     awaited=_(_ACTION_WORDS[pending.kind]),
+                                     sent=_(_ACTION_WORDS[wanted])))
         try:
             if kind == "roll":
                 match.roll(self._dice)
@@ -618,8 +630,8 @@ class GameService:
             self.cache.forget(game_id)
             if not strict:
                 return False
-            raise NotYourTurnError("the game changed while this request was made: "
-                                   "load it again and retry")
+            raise NotYourTurnError(_("the game changed while this request was made: "
+                                     "load it again and retry"))
         self._stored(game_id, loaded, stored)
         return True
 
@@ -663,7 +675,7 @@ class StaleError(ShutTheBoxError):
     """An action with neither an event number nor an Idempotency-Key (400)."""
 
 
-_ACTION_WORDS = {PendingKind.ROLL: "a roll", PendingKind.CHOOSE_DICE: "a dice choice",
-                 PendingKind.SHUT: "tiles to shut", PendingKind.ROLL_OFF: "the roll-off",
-                 PendingKind.OVER: "nothing (it is over)"}
+_ACTION_WORDS = {PendingKind.ROLL: N_("a roll"), PendingKind.CHOOSE_DICE: N_("a dice choice"),
+                 PendingKind.SHUT: N_("tiles to shut"), PendingKind.ROLL_OFF: N_("the roll-off"),
+                 PendingKind.OVER: N_("nothing (it is over)")}
 

@@ -196,8 +196,8 @@ def player_results(engine: Engine, name: str) -> list[Any]:
         rows = db.execute(select(RESULTS).where(RESULTS.c.player == name)
                                .order_by(RESULTS.c.finished)).all()
     if not rows:
-        raise GameNotFoundError(f"{name!r} has no finished games yet: finish a game and "
-                                "the statistics appear here")
+        raise GameNotFoundError(_("{name!r} has no finished games yet: finish a game "
+                                  "and the statistics appear here").format(name=name))
     return list(rows)
 
 

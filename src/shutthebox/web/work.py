@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import _
 from shutthebox.match import FormatKind, GameFormat
 from shutthebox.rules import Rules
 from shutthebox.web import advice
@@ -164,10 +165,10 @@ class SolverWork:
         for client in clients:
             if self._calls.get(client, 0) >= PER_CLIENT:
                 raise TooMuchWorkError(
-                    f"{PER_CLIENT} requests for the solver are already under way from here: "
-                    "wait for their answers")
+                    _("{PER_CLIENT} requests for the solver are already under way from "
+                      "here: wait for their answers").format(PER_CLIENT=PER_CLIENT))
         if self.interactive.busy >= MAX_INTERACTIVE:
-            raise ServerBusyError("the server's solver is busy: try again in a moment")
+            raise ServerBusyError(_("the server's solver is busy: try again in a moment"))
         for client in clients:
             self._calls[client] = self._calls.get(client, 0) + 1
         try:
@@ -224,9 +225,9 @@ class SolverWork:
         if approximate:
             return [APPROXIMATE if c in EXACT_COMPUTERS else c for c in computers], None
         raise BeyondBudgetError(
-            f"{fits_text(rules, fmt, self.budget)}: choose a lower number, or ask for the "
-            "computers to play it approximately (\"approximate\": true: each turn for its "
-            "best expected score)")
+            _("{why}: choose a lower number, or ask for the computers to play it "
+              "approximately (\"approximate\": true: each turn for its best expected "
+              "score)").format(why=fits_text(rules, fmt, self.budget)))
 
     def reserve_table(self, rules: Rules, fmt: GameFormat, client: str | None = None
                       ) -> asyncio.Future[None]:
@@ -258,11 +259,11 @@ class SolverWork:
                 raise BeyondBudgetError(fits_text(rules, fmt, self.budget))
             if client is not None and any(client in b.clients for b in self._builds.values()):
                 raise TooMuchWorkError(
-                    "a match table asked for from here is being worked out: wait until its "
-                    "game starts before asking for another")
+                    _("a match table asked for from here is being worked out: wait "
+                      "until its game starts before asking for another"))
             if len(self._builds) >= MAX_WAITING_BUILDS:
-                raise ServerBusyError("the server is working out other match tables: try "
-                                      "again in a few minutes")
+                raise ServerBusyError(_("the server is working out other match tables: "
+                                        "try again in a few minutes"))
             build = self._builds[key] = _Build(rules, fmt,
                                                asyncio.get_running_loop().create_future())
             self._wake.set()

@@ -13,10 +13,12 @@ from shutthebox.web.routes import (
     players,
     reactions,
     series,
+    words,
 )
 
 api_router = APIRouter(prefix="/api")
-for area in (games, actions, invites, coaching, players, daily, reactions, series):
+for area in (games, actions, invites, coaching, players, daily, reactions, series,
+             words):
     api_router.include_router(area.router)
 
 __all__ = ["api_router", "pages"]

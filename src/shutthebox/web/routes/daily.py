@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from shutthebox.coach.daily import daily_box, parse_day
+from shutthebox.language import _
 from shutthebox.names import clean_name
 from shutthebox.web import daily
 from shutthebox.web.bounds import MAX_TILES
@@ -66,11 +67,12 @@ async def store(body: Turn, service: ServiceDep, tokens: SeatTokens) -> dict[str
     secret of 16 to 128 characters the page keeps). Answers the stored game's id (its
     review) and the day's table."""
     if not tokens or not 16 <= len(tokens[0]) <= 128:
-        raise UnauthorizedError("send your daily token (Authorization: Bearer <16 to 128 "
-                                "characters>)")
-    box, match, _ = await _turn(body)
+        raise UnauthorizedError(_("send your daily token (Authorization: Bearer <16 to "
+                                  "128 characters>)"))
+    box, match, _rest = await _turn(body)
     if not match.is_over:
-        raise daily.DailyMoveError("the daily turn is not finished: send every decision")
+        raise daily.DailyMoveError(_("the daily turn is not finished: send every "
+                                     "decision"))
 
     def stored() -> dict[str, Any]:
         with service.engine.begin() as db:

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field, ValidationError
 from starlette.concurrency import run_in_threadpool
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import _
 from shutthebox.match import parse_stake
 from shutthebox.narration import choices as choices_in_words
 from shutthebox.narration import page_sentences, preset_text, status_text
@@ -80,8 +81,9 @@ async def start(service: GameService, work: SolverWork, blocking: Blocking, body
                       else None) for s in body.players]
     for seat in seats:
         if seat.kind is SeatKind.COMPUTER and not seat.computer:
-            raise ShutTheBoxError(f"the computer seat {seat.name!r} needs a strength: "
-                                  f"one of {', '.join(STRENGTHS)}")
+            raise ShutTheBoxError(_("the computer seat {name!r} needs a strength: one "
+                                    "of {known}").format(
+                                    name=seat.name, known=', '.join(STRENGTHS)))
     fmt = body.format or ("solo" if len(seats) == 1 else "single")
     computers, table = await run_in_threadpool(work.check_computers, rules, fmt,
                                                [s.computer for s in seats], body.approximate)

@@ -14,6 +14,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from shutthebox.language import _
 from shutthebox.web.deps import ClientKey, MissesDep, ServiceDep
 from shutthebox.web.guard import MissLimit
 from shutthebox.web.seats import InviteNotFoundError, TooManyGuessesError
@@ -39,8 +40,8 @@ async def with_invite(misses: MissLimit, client: str, function: Callable[..., T]
     """
     wait = misses.wait(client)
     if wait:
-        raise TooManyGuessesError(f"too many unknown invites from here: wait "
-                                  f"{math.ceil(wait)} s and check the code")
+        raise TooManyGuessesError(_("too many unknown invites from here: wait {seconds} "
+                                    "s and check the code").format(seconds=math.ceil(wait)))
     try:
         return await run_in_threadpool(function, *arguments)
     except InviteNotFoundError:
