@@ -51,8 +51,12 @@ class LoadedGame:
         return len(self.prefix) + (len(self.match.events) if self.match else 0)
 
     def log(self, since: int = 0) -> list[dict[str, Any]]:
-        events = self.prefix + (self.match.events if self.match else [])
-        return events[since:]
+        """The events from number ``since`` on (a move's answer asks for the last few: they
+        are sliced from the match's events without copying the whole log first)."""
+        prefix = self.prefix
+        if self.match is not None and since >= len(prefix):
+            return self.match.events[since - len(prefix):]
+        return (prefix + (self.match.events if self.match else []))[since:]
 
     def match_log(self) -> dict[str, Any]:
         assert self.match is not None
