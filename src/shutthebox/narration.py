@@ -457,6 +457,50 @@ def _turn_heading(name: str, role: str | None) -> str:
     return about(name, N_("Your turn"), N_("{name}'s turn"))
 
 
+def table_text(event: Event, names: Sequence[str]) -> str | None:
+    """An event of a table played online (:class:`~shutthebox.match.TableKind`) in words.
+
+    >>> table_text({"type": "timeout", "seat": 1, "action": "shut"}, ["Ann", "Bo"])
+    'Time ran out for Bo: the computer makes this move for them'
+    >>> table_text({"type": "away", "seat": 0, "reason": "missed", "missed": 3}, ["Ann", "Bo"])
+    'Ann missed 3 turns in a row: the computer plays for them until they come back'
+    """
+    kind = event["type"]
+    seat = event.get("seat")
+    name = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else ""
+    if kind == "timeout":
+        if name == YOU:
+            return _("Your time ran out: the computer makes this move for you")
+        return _("Time ran out for {name}: the computer makes this move for them").format(
+            name=name)
+    if kind == "away":
+        if event.get("reason") == "host":
+            return _("The host handed {name}'s seat to the computer until they come "
+                     "back").format(name=name)
+        return _("{name} missed {count} turns in a row: the computer plays for them until "
+                 "they come back").format(name=name, count=event.get("missed", 0))
+    if kind == "back":
+        return _("{name} is back and plays again").format(name=name)
+    if kind == "pause":
+        return _("The host paused the turn clock")
+    if kind == "resume":
+        return _("The host started the turn clock again")
+    if kind == "end":
+        return _("The host ended the game: nobody wins it")
+    return None
+
+
+def presence_text(name: str, here: bool) -> str:
+    """A player who opened the game's page (``here``) or left it, in a sentence.
+
+    >>> presence_text("Bo", False)
+    'Bo left'
+    """
+    if here:
+        return _("{name} is here").format(name=name)
+    return _("{name} left").format(name=name)
+
+
 _STEPS = ("roll", "dice", "shut", "stand", "pass", "turn-end")
 
 

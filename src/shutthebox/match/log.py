@@ -202,6 +202,67 @@ LogEvent = (StartEvent | AnteEvent | FirstEvent | RollOffEvent | RoundEvent | Tu
 """Any event a match writes."""
 
 
+class TableKind(StrEnum):
+    """The ``"type"`` of each event of a table played online (the web app's), stored
+    between the match's own events: who plays a seat and the turn clock. The match never
+    reads them; the web app replays them beside it, so a stored game replays exactly."""
+
+    TIMEOUT = "timeout"
+    AWAY = "away"
+    BACK = "back"
+    PAUSE = "pause"
+    RESUME = "resume"
+    END = "end"
+
+
+class TimeoutEvent(_SeatEvent):
+    """The seat's time ran out: the computer makes the ``action`` it was waited for
+    (``roll``, ``dice``: the choice and its roll, or ``shut``: the tiles) for it."""
+
+    type: Literal[TableKind.TIMEOUT]
+    action: str
+
+
+class AwayEvent(_SeatEvent):
+    """From here on the computer plays the seat, until its player comes back; ``reason``:
+    ``missed`` (``missed`` decisions in a row whose time ran out) or ``host`` (the host
+    handed it over)."""
+
+    type: Literal[TableKind.AWAY]
+    reason: str
+    missed: NotRequired[int]
+
+
+class BackEvent(_SeatEvent):
+    """The seat's player came back and plays it again."""
+
+    type: Literal[TableKind.BACK]
+
+
+class PauseEvent(TypedDict):
+    """The host stopped the turn clock."""
+
+    type: Literal[TableKind.PAUSE]
+
+
+class ResumeEvent(TypedDict):
+    """The host started the turn clock again (a full clock for the decision waited for)."""
+
+    type: Literal[TableKind.RESUME]
+
+
+class EndEvent(TypedDict):
+    """The host ended the game: nothing more is played, and nobody wins it."""
+
+    type: Literal[TableKind.END]
+
+
+TableEvent = TimeoutEvent | AwayEvent | BackEvent | PauseEvent | ResumeEvent | EndEvent
+"""Any event of a table played online."""
+TABLE_EVENTS = frozenset(TableKind)
+"""The types of the table's events, as the log has them."""
+
+
 MAX_LOG_BYTES = 16 * 1024 * 1024
 """The largest game log read from a file: a long match of twelve players is far smaller,
 and a file much larger is not a game log (``/dev/zero`` never ends)."""

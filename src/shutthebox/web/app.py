@@ -25,6 +25,7 @@ from sqlalchemy.engine import Engine
 from shutthebox.language import speaking
 from shutthebox.web import advice
 from shutthebox.web.advice import SolverPool
+from shutthebox.web.clock import ClockKeeper
 from shutthebox.web.computers import ComputerDriver
 from shutthebox.web.connections import configure as configure_connections
 from shutthebox.web.deps import blocking_for
@@ -105,6 +106,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     service = GameService(engine, notify)
     driver = ComputerDriver(service, work, computer_delay, progress=hub.progress)
     driver_box.append(driver)
+    clock = ClockKeeper(service)
     blocking = blocking_for(engine)
 
     @asynccontextmanager
@@ -112,9 +114,11 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         hub.start()
         work.start()
         driver.start()
+        clock.start()
         warm = asyncio.create_task(work.interactive.run(advice.warm_up))
         yield
         warm.cancel()
+        await clock.stop()
         await driver.stop()
         await work.stop()
         await hub.stop()

@@ -10,7 +10,7 @@ would grow without end, and so would the garbage collector's pauses.
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import select
@@ -18,16 +18,26 @@ from sqlalchemy.engine import Connection
 
 from shutthebox.errors import LogError, ShutTheBoxError
 from shutthebox.language import _
-from shutthebox.match import LOG_VERSION, Match, PendingKind, advance, replay
+from shutthebox.match import (
+    LOG_VERSION,
+    TABLE_EVENTS,
+    Event,
+    Match,
+    PendingKind,
+    advance,
+    replay,
+)
 from shutthebox.web.seats import Seat, SeatKind
 from shutthebox.web.storage import GAMES, SEATS, event_count, load_events
+from shutthebox.web.table import TableState, merge, table_of
 
 GAMES_IN_MEMORY = 20_000
 HOLDERS_IN_MEMORY = 100_000
 """Seat tokens whose game and seat a process keeps at hand (the oldest go first; a token
 not at hand is looked up in the database)."""
 SEAT_EVENTS = ("seats", "join")
-"""Event types of the web layer; the match's own events follow them."""
+"""Event types of the web layer's seats; the match's own events follow them, with the
+table's (:mod:`shutthebox.web.table`) between them."""
 
 
 class GameNotFoundError(ShutTheBoxError):
@@ -36,7 +46,8 @@ class GameNotFoundError(ShutTheBoxError):
 
 @dataclass
 class LoadedGame:
-    """A game in memory: its seats, its seat events and, once started, its match."""
+    """A game in memory: its seats, its seat events, once started its match, and its
+    table (its events, each with its number in the log, and what they make of it)."""
 
     config: dict[str, Any]
     seats: list[Seat]
@@ -45,18 +56,39 @@ class LoadedGame:
     pace: str = "watch"
     stored: tuple[str, str] | None = None
     """The status and who the game waits for as stored (None: not known here)."""
+    table: TableState = field(default_factory=TableState)
+    table_events: list[tuple[int, Event]] = field(default_factory=list)
 
     @property
     def count(self) -> int:
-        return len(self.prefix) + (len(self.match.events) if self.match else 0)
+        return len(self.prefix) + len(self.table_events) + (
+            len(self.match.events) if self.match else 0)
 
     def log(self, since: int = 0) -> list[dict[str, Any]]:
-        """The events from number ``since`` on (a move's answer asks for the last few: they
-        are sliced from the match's events without copying the whole log first)."""
-        prefix = self.prefix
-        if self.match is not None and since >= len(prefix):
-            return self.match.events[since - len(prefix):]
-        return (prefix + (self.match.events if self.match else []))[since:]
+        return merge(self.prefix, self.match.events if self.match else [],
+                     self.table_events, since)
+
+    def add_table_event(self, event: Event) -> None:
+        """Append a table event to the game's log, and take it."""
+        self.table_events.append((self.count, event))
+        self.table.apply(event)
+
+    def extend(self, news: list[Event]) -> None:
+        """Take the events another process stored after the game's (the match must have
+        started).
+
+        :raises LogError: events the match cannot take.
+        """
+        assert self.match is not None
+        moves = [e for e in news if e["type"] not in TABLE_EVENTS]
+        if len(moves) != len(news):
+            start = self.count
+            for offset, event in enumerate(news):
+                if event["type"] in TABLE_EVENTS:
+                    self.table_events.append((start + offset, event))
+        advance(self.match, self.match.events + moves)
+        for event in news:
+            self.table.apply(event)
 
     def match_log(self) -> dict[str, Any]:
         assert self.match is not None
@@ -71,16 +103,20 @@ def waiting_for(loaded: LoadedGame) -> str:
         return "join"
     if match.is_over:
         return "nobody"
+    if loaded.table.ended:
+        return "nobody"
     pending = match.pending
     if pending.kind is PendingKind.ROLL_OFF:
         return "server"
     assert pending.seat is not None
-    return "server" if loaded.seats[pending.seat].kind is SeatKind.COMPUTER else "human"
+    return "server" if loaded.seats[pending.seat].kind is SeatKind.COMPUTER \
+        or loaded.table.plays(pending.seat) else "human"
 
 
 def read_game(db: Connection, game_id: str) -> LoadedGame:
     """The game as stored, rebuilt from its log (which must exist)."""
-    row = db.execute(select(GAMES.c.config).where(GAMES.c.id == game_id)).one()
+    row = db.execute(select(GAMES.c.config, GAMES.c.deadline)
+                     .where(GAMES.c.id == game_id)).one()
     events = load_events(db, game_id)
     seats = [Seat(r.seat, SeatKind(r.kind), r.name, r.computer, r.joined is not None)
              for r in db.execute(select(SEATS).where(SEATS.c.game_id == game_id)
@@ -89,8 +125,13 @@ def read_game(db: Connection, game_id: str) -> LoadedGame:
                  len(events))
     prefix, rest = events[:start], events[start:]
     pace = prefix[0].get("pace", "watch") if prefix else "watch"
-    match = replay({"version": LOG_VERSION, **row.config, "events": rest}) if rest else None
-    return LoadedGame(dict(row.config), seats, prefix, match, pace)
+    moves = [e for e in rest if e["type"] not in TABLE_EVENTS]
+    match = replay({"version": LOG_VERSION, **row.config, "events": moves}) if moves else None
+    table = table_of(prefix, rest)
+    table.deadline = row.deadline
+    return LoadedGame(dict(row.config), seats, prefix, match, pace, table=table,
+                      table_events=[(start + i, e) for i, e in enumerate(rest)
+                                    if e["type"] in TABLE_EVENTS])
 
 
 class GameCache:
@@ -135,8 +176,11 @@ class GameCache:
                         return cached
                     new = load_events(db, game_id, start)
                     if len(new) == count - start:
-                        advance(cached.match, cached.match.events + new)
+                        cached.extend(new)
                         cached.stored = None
+                        if cached.table.clock is not None:
+                            cached.table.deadline = db.scalar(select(GAMES.c.deadline).where(
+                                GAMES.c.id == game_id))
                         return cached
                 except LogError:
                     pass

@@ -26,6 +26,7 @@ from shutthebox.web.seats import (
 )
 from shutthebox.web.series import RematchError
 from shutthebox.web.service import NotYourTurnError
+from shutthebox.web.table import NotTheHostError, TableStateError
 from shutthebox.web.work import ServerBusyError, TooMuchWorkError
 
 
@@ -47,11 +48,13 @@ REFUSED: dict[int | str, dict[str, Any]] = {
     for status, description in [
         (400, "bad input: a bad value, an unknown host (the Host header), a bad name"),
         (401, "no seat token, or an unknown one"),
-        (403, "another seat's token, or a live feed asked for by a page of another site"),
+        (403, "another seat's token, a host's action by another seat, or a live feed asked "
+              "for by a page of another site"),
         (404, "no such game or invite"),
         (408, "the request's headers or body did not arrive in time"),
-        (409, "out of turn, against an old event number, a seat already taken, or a "
-              "game played again before it is over"),
+        (409, "out of turn, against an old event number, a seat already taken, a game "
+              "played again before it is over, or a table action that does not fit the "
+              "game as it is"),
         (413, "a body over 64 KiB"),
         (415, "a body that is not JSON"),
         (422, "a body or parameter of the wrong shape"),
@@ -71,6 +74,8 @@ REFUSALS: dict[type[Exception], tuple[int, str | None, dict[str, str] | None]] =
     SeatTakenError: (409, None, None),
     UnauthorizedError: (401, None, {"WWW-Authenticate": "Bearer"}),
     ForbiddenError: (403, None, None),
+    NotTheHostError: (403, None, None),
+    TableStateError: (409, None, None),
     IntegrityError: (409, "the game changed while this request was made: load it again and "
                           "retry", None),
     DBAPIError: (503, "the database is not answering: try again in a moment",

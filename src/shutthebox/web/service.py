@@ -31,7 +31,7 @@ from sqlalchemy.exc import IntegrityError
 
 from shutthebox.errors import LogError, ShutTheBoxError
 from shutthebox.language import N_, _
-from shutthebox.match import GameFormat, Match, MatchConfig, PendingKind, advance
+from shutthebox.match import GameFormat, Match, MatchConfig, PendingKind, TableKind
 from shutthebox.narration import format_text, rules_text
 from shutthebox.rules import Rules
 from shutthebox.strategies import check_strategy
@@ -63,6 +63,14 @@ from shutthebox.web.storage import (
     store_new_game,
 )
 from shutthebox.web.storage.postgresql import AsyncWriter
+from shutthebox.web.table import (
+    TABLE_COMPUTER,
+    NotTheHostError,
+    TableState,
+    TableStateError,
+    check_clock,
+    timeout_events,
+)
 from shutthebox.web.view import Batch, game_view, state_members
 
 
@@ -140,20 +148,22 @@ class GameService:
     # --- creating and joining ----------------------------------------------------------
 
     def create(self, rules: Rules, game_format: str, stake: int, seats: list[SeatSpec],
-               pace: str = "watch") -> dict[str, Any]:
+               pace: str = "watch", clock: int | None = None) -> dict[str, Any]:
         """Store a new game; answer its state, a token per seat here, an invite per open
-        seat. The match starts at once unless a seat is open.
+        seat. The match starts at once unless a seat is open. ``clock``: seconds a decision
+        (a game with an open seat only; None: no clock).
 
-        :raises ShutTheBoxError: bad names, computers or format for these rules.
+        :raises ShutTheBoxError: bad names, computers, clock or format for these rules.
         """
-        game, loaded, tokens, invites = self._new_game(rules, game_format, stake, seats, pace)
+        game, loaded, tokens, invites = self._new_game(rules, game_format, stake, seats, pace,
+                                                       clock)
         with self._transaction() as db:
             store_new_game(db, game)
         return self._created(game, loaded, tokens, invites)
 
     async def create_async(self, rules: Rules, game_format: str, stake: int,
-                           seats: list[SeatSpec], pace: str = "watch"
-                           ) -> dict[str, Any] | None:
+                           seats: list[SeatSpec], pace: str = "watch",
+                           clock: int | None = None) -> dict[str, Any] | None:
         """:meth:`create` on the event loop, on PostgreSQL (its one statement through the
         writer of :meth:`act_async`); None elsewhere (:meth:`create` then answers).
 
@@ -162,14 +172,17 @@ class GameService:
         """
         if self._moves is None:
             return None
-        game, loaded, tokens, invites = self._new_game(rules, game_format, stake, seats, pace)
+        game, loaded, tokens, invites = self._new_game(rules, game_format, stake, seats, pace,
+                                                       clock)
         await self._moves.create(game)
         return self._created(game, loaded, tokens, invites)
 
     def _new_game(self, rules: Rules, game_format: str, stake: int, seats: list[SeatSpec],
-                  pace: str) -> tuple[NewGame, LoadedGame, dict[int, str], dict[int, str]]:
+                  pace: str, clock: int | None = None
+                  ) -> tuple[NewGame, LoadedGame, dict[int, str], dict[int, str]]:
         """A new game as it is stored and kept in memory, the tokens of its seats here and
         the invites of its open seats."""
+        clock = check_clock(clock, any(s.kind is SeatKind.OPEN for s in seats))
         fmt = GameFormat.parse(game_format)
         names = [check_name(s.name, []) for s in seats]
         for index, name in enumerate(names):
@@ -183,8 +196,13 @@ class GameService:
         invites = {i: new_invite() for i, s in enumerate(seats) if s.kind is SeatKind.OPEN}
         table = [Seat(i, s.kind, names[i], s.computer, s.kind is not SeatKind.OPEN)
                  for i, s in enumerate(seats)]
-        prefix = [{"type": "seats", "pace": pace, "seats": [s.to_dict() for s in table]}]
-        loaded = LoadedGame(config.to_dict(), table, prefix, None, pace)
+        host = next((s.seat for s in table if s.kind is SeatKind.HERE), None)
+        head: dict[str, Any] = {"type": "seats", "pace": pace,
+                                "seats": [s.to_dict() for s in table], "host": host}
+        if clock is not None:
+            head["clock"] = clock
+        loaded = LoadedGame(config.to_dict(), table, [head], None, pace,
+                            table=TableState(clock=clock, host=host))
         if not invites:
             loaded.match = Match(config)
         game = NewGame(
@@ -258,6 +276,7 @@ class GameService:
                 loaded.seats[seat.seat] = Seat(seat.seat, SeatKind.HERE, name, None, True)
                 loaded.prefix.append({"type": "join", "seat": seat.seat, "name": name})
                 if all(s.joined for s in loaded.seats):
+                    loaded.table.deadline = None
                     names = tuple(s.name for s in loaded.seats)
                     config = MatchConfig.from_dict({**loaded.config, "players": names})
                     loaded.config = config.to_dict()
@@ -311,11 +330,15 @@ class GameService:
                 if loaded.match is None or len(news) != count - before:
                     return None
                 try:
-                    advance(loaded.match, loaded.match.events + news)
+                    loaded.extend(news)
                 except LogError:
                     cache.forget(game_id)
                     return None
                 loaded.stored = None
+                table = loaded.table
+                if table.clock is not None:     # (as this process heard of it)
+                    table.deadline = now() + timedelta(seconds=table.clock) \
+                        if table.clock_runs(waiting_for(loaded)) else None
             return self._state(game_id, loaded, since, [])
         finally:
             lock.release()
@@ -529,6 +552,14 @@ class GameService:
             whose = loaded.seats[pending.seat].name if pending.seat is not None else _("the dice")
             raise NotYourTurnError(_("it is {whose}'s turn, not yours (seat {seat})").format(
                                      whose=whose, seat=seat))
+        if loaded.table.plays(seat) or loaded.table.ended:
+            raise NotYourTurnError(
+                _("the game is ended") if loaded.table.ended else
+                _("the computer plays seat {seat} now: take it back first "
+                  "(POST /api/games/<id>/table/back)").format(seat=seat)
+                if seat in loaded.table.away else
+                _("seat {seat}'s time ran out: the computer makes this move").format(
+                    seat=seat))
         wanted = {"roll": PendingKind.ROLL, "dice": PendingKind.CHOOSE_DICE,
                   "shut": PendingKind.SHUT}[kind]
         if pending.kind is not wanted:
@@ -562,7 +593,8 @@ class GameService:
             return ServerStep(game_id, loaded.count, pending.seat, pace=loaded.pace)
         assert pending.seat is not None
         return ServerStep(game_id, loaded.count, pending.seat,
-                          loaded.seats[pending.seat].computer or "", loaded.match_log(),
+                          loaded.seats[pending.seat].computer or TABLE_COMPUTER,
+                          loaded.match_log(),
                           loaded.pace,
                           any(s.kind is not SeatKind.COMPUTER for s in loaded.seats))
 
@@ -576,11 +608,14 @@ class GameService:
             match = loaded.match
             assert match is not None
             try:
+                made = len(match.events)
                 if step.is_roll:
                     match.roll(self._dice)
                 else:
                     assert action is not None
                     match.decide(action)
+                for event in match.events[made:]:
+                    loaded.table.apply(event)       # (a timeout's move, made)
                 if not self._store(db, step.game_id, loaded, step.count, strict=False):
                     return False            # (and the game is out of memory)
             except Exception:
@@ -598,6 +633,111 @@ class GameService:
                 GAMES.c.waiting_for == "server",
                 GAMES.c.updated <= now() - timedelta(seconds=quiet_for)).limit(500))
             return [game_id for (game_id,) in rows]
+
+    # --- the table: its clock, its host, players who leave and come back -------------
+
+    def games_out_of_time(self) -> list[tuple[str, int]]:
+        """(id, event count) of the games whose turn clock has run out (the longest out
+        first, a bounded number)."""
+        with self.engine.connect() as db:
+            rows = db.execute(select(GAMES.c.id, GAMES.c.event_count).where(
+                GAMES.c.deadline <= now()).order_by(GAMES.c.deadline).limit(100))
+            return [(game_id, count) for game_id, count in rows]
+
+    def time_out(self, game_id: str, count: int) -> bool:
+        """The clock ran out for the decision the game waits for at event ``count``: store
+        the seat's ``timeout`` (and ``away`` after too many in a row), and hand the move to
+        the computer. False if the game moved on meanwhile, or the clock did not run out
+        (another process, or the player, got there first)."""
+        with self.cache.lock(game_id), self._transaction() as db:
+            loaded = self.cache.load(db, game_id)
+            deadline = db.scalar(select(GAMES.c.deadline).where(GAMES.c.id == game_id))
+            if loaded.count != count or deadline is None or deadline > now():
+                return False
+            match = loaded.match
+            if match is None or not loaded.table.clock_runs(waiting_for(loaded)):
+                self._store(db, game_id, loaded, count, strict=False)  # (its deadline goes)
+                return False
+            seat = match.pending.seat
+            assert seat is not None
+            try:
+                for event in timeout_events(match, seat, loaded.log(len(loaded.prefix))):
+                    loaded.add_table_event(event)
+                if not self._store(db, game_id, loaded, count, strict=False):
+                    return False
+            except Exception:
+                self.cache.forget(game_id)
+                raise
+        self.notify(game_id, waiting_for(loaded), Batch.of(self._state(game_id, loaded, count,
+                                                                       [])))
+        return True
+
+    def table_action(self, game_id: str, token: str | None, action: str,
+                     seat: int | None = None) -> dict[str, Any]:
+        """A table action by a seat's token: the host's ``pause``, ``resume``, ``end`` and
+        ``hand`` (``seat`` to the computer), or any player's ``back`` (the computer gives
+        the token's seat back; nothing if it does not play it). Answers the game's state.
+
+        :raises UnauthorizedError: no token, or an unknown one (401).
+        :raises ForbiddenError: a token of another game (403).
+        :raises NotTheHostError: a host's action by another seat (403).
+        :raises TableStateError: an action that does not fit the game as it is (409).
+        """
+        if not token:
+            raise UnauthorizedError("send your seat's token (Authorization: Bearer <token>)")
+        holder = self._holder(token)
+        if holder is None:
+            raise UnauthorizedError("unknown seat token: it holds no seat")
+        if holder[0] != game_id:
+            raise ForbiddenError("this token holds a seat in another game, not this one")
+        mine = holder[1]
+        with self.cache.lock(game_id), self._transaction() as db:
+            loaded = self.cache.load(db, game_id)
+            before = loaded.count
+            event = self._table_event(loaded, mine, action, seat)
+            if event is not None:
+                try:
+                    loaded.add_table_event(event)
+                    self._store(db, game_id, loaded, before)
+                except BaseException:
+                    self.cache.forget(game_id)
+                    raise
+        if event is not None:
+            self.notify(game_id, waiting_for(loaded),
+                        Batch.of(self._state(game_id, loaded, before, [])))
+        return self._state(game_id, loaded, 0, [token])
+
+    def _table_event(self, loaded: LoadedGame, mine: int, action: str, seat: int | None
+                     ) -> dict[str, Any] | None:
+        """The table event of ``action`` by seat ``mine`` (None: nothing to change)."""
+        table, match = loaded.table, loaded.match
+        if match is None:
+            raise TableStateError("the game has not started: it waits for players to join")
+        if match.is_over or table.ended:
+            raise TableStateError("the game is over")
+        if action == "back":
+            return {"type": TableKind.BACK.value, "seat": mine} if mine in table.away \
+                else None
+        if mine != table.host:
+            raise NotTheHostError(f"only the host (the seat that created the game) may "
+                                  f"{action} it; this token holds seat {mine}")
+        if action == "end":
+            return {"type": TableKind.END.value}
+        if action in ("pause", "resume"):
+            if table.clock is None:
+                raise TableStateError("this game has no turn clock")
+            if table.paused == (action == "pause"):
+                raise TableStateError(f"the clock is {'paused' if table.paused else 'running'}"
+                                      " already")
+            return {"type": action}
+        if seat is None or not 0 <= seat < len(loaded.seats):
+            raise TableStateError(f"no seat {seat} at this table: seats are 0 to "
+                                  f"{len(loaded.seats) - 1}")
+        if loaded.seats[seat].kind is SeatKind.COMPUTER or seat in table.away:
+            raise TableStateError(f"the computer plays seat {seat} already")
+        if seat == mine:
+            raise TableStateError("the host plays their own seat: hand over another one")
+        return {"type": TableKind.AWAY.value, "seat": seat, "reason": "host"}
 
     # --- plumbing ----------------------------------------------------------------------
 
@@ -642,12 +782,17 @@ class GameService:
         who it waits for only when they change, its results when it is over), and its
         status and who it waits for then."""
         match = loaded.match
-        over = match is not None and match.is_over
+        over = match is not None and (match.is_over or loaded.table.ended)
         status = "waiting" if match is None else "over" if over else "playing"
         stored = (status, waiting_for(loaded))
+        table = loaded.table
+        if table.clock is not None:
+            table.deadline = now() + timedelta(seconds=table.clock) \
+                if table.clock_runs(stored[1]) else None
+            fields["deadline"] = table.deadline
         if stored != loaded.stored or fields:
             fields = {"status": status, "waiting_for": stored[1], **fields}
-        results = game_results(match) if over and match is not None else []
+        results = game_results(match) if match is not None and match.is_over else []
         return Move(game_id, before, loaded.log(before), fields, answer, results), stored
 
     def _stored(self, game_id: str, loaded: LoadedGame, stored: tuple[str, str]) -> None:

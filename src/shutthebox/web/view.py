@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shutthebox.dice import format_roll
-from shutthebox.match import GameFormat, Match, PendingKind, format_money
+from shutthebox.match import TABLE_EVENTS, GameFormat, Match, PendingKind, format_money
 from shutthebox.narration import (
     ending_text,
     format_text,
@@ -18,6 +18,7 @@ from shutthebox.narration import (
     prompt_text,
     rules_text,
     score_text,
+    table_text,
     tell,
     title_text,
     waiting_text,
@@ -27,6 +28,7 @@ from shutthebox.tiles import tiles_of
 from shutthebox.web.cache import LoadedGame
 from shutthebox.web.codec import dumps
 from shutthebox.web.seats import Seat, SeatKind
+from shutthebox.web.storage import now
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ def game_view(game_id: str, loaded: LoadedGame, since: int, you: list[int]
         "events": loaded.log(since), "events_text": events_text(loaded, since),
         "rules_text": rules_text(rules),
         "title": title_text(fmt, round_number, stake, match.pot if match is not None else 0),
-        "format_text": format_text(fmt, round_number)}
+        "format_text": format_text(fmt, round_number), "table": table_view(loaded)}
     if match is None:
         return {**common, "status": "waiting", "pot": 0, "pot_text": format_money(0),
                 "pending": {"kind": "join", "seat": None, "role": "join", "human": False,
@@ -86,10 +88,11 @@ def game_view(game_id: str, loaded: LoadedGame, since: int, you: list[int]
                 "round": 0, "round_scores": {}, "totals": [0] * len(seats),
                 "active": [True] * len(seats), "winners": [], "losers": [],
                 "payouts": {}}
+    ended = loaded.table.ended
     return {
-        **common, "status": "over" if match.is_over else "playing",
+        **common, "status": "over" if match.is_over or ended else "playing",
         "pot": match.pot, "pot_text": format_money(match.pot),
-        "pending": pending_view(match, seats),
+        "pending": pending_view(match, seats, loaded.table.plays(match.pending.seat), ended),
         "board": list(tiles_of(match.board)), "round": match.round,
         "round_scores": {str(s): v for s, v in match.round_scores.items()},
         "totals": list(match.totals), "active": list(match.active),
@@ -101,14 +104,30 @@ def game_view(game_id: str, loaded: LoadedGame, since: int, you: list[int]
     }
 
 
-def pending_view(match: Match, seats: list[Seat]) -> dict[str, Any]:
+def table_view(loaded: LoadedGame) -> dict[str, Any]:
+    """The table (:mod:`shutthebox.web.table`) as the page is sent it, with the seconds the
+    clock has left for the decision waited for."""
+    deadline = loaded.table.deadline
+    return loaded.table.to_dict(None if deadline is None
+                                else (deadline - now()).total_seconds())
+
+
+def pending_view(match: Match, seats: list[Seat], played: bool = False,
+                 ended: bool = False) -> dict[str, Any]:
     """What the match waits for: its kind, the seat and role, whether a person at the table
     acts, the roll to shut tiles for (also in words), the dice, the legal choices, and what
-    the game waits for in words."""
+    the game waits for in words. ``played``: the computer plays for the person whose seat
+    acts; ``ended``: the host ended the game (nobody acts)."""
     pending = match.pending
+    if ended:
+        return {"kind": PendingKind.OVER, "seat": None, "role": pending.role, "human": False,
+                "roll": None, "roll_text": None, "dice": None, "legal": [],
+                "dice_choices": [], "text": None, "prompt": None, "prompt_named": None,
+                "legend": None}
     turn = pending.turn
     shut = turn is not None and pending.kind is PendingKind.SHUT
-    computer = pending.seat is not None and seats[pending.seat].kind is SeatKind.COMPUTER
+    computer = pending.seat is not None and (seats[pending.seat].kind is SeatKind.COMPUTER
+                                             or played)
     roll = turn.roll if shut and turn is not None and turn.roll else None
     return {
         "kind": pending.kind, "seat": pending.seat, "role": pending.role,
@@ -133,7 +152,10 @@ def events_text(loaded: LoadedGame, since: int) -> list[str | None]:
     said: list[str | None] = [None] * max(0, len(loaded.prefix) - since)
     match = loaded.match
     if match is not None:
-        for event in match.events[max(0, since - len(loaded.prefix)):]:
+        for event in loaded.log(max(since, len(loaded.prefix))):
+            if event["type"] in TABLE_EVENTS:
+                said.append(table_text(event, match.players))
+                continue
             told = tell(event, match)
             said.append(told.text if told is not None else None)
     return said

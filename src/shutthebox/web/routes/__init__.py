@@ -13,12 +13,13 @@ from shutthebox.web.routes import (
     players,
     reactions,
     series,
+    table,
     words,
 )
 
 api_router = APIRouter(prefix="/api")
 for area in (games, actions, invites, coaching, players, daily, reactions, series,
-             words):
+             words, table):
     api_router.include_router(area.router)
 
 __all__ = ["api_router", "pages"]

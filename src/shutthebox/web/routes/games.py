@@ -30,6 +30,7 @@ from shutthebox.web.deps import (
 )
 from shutthebox.web.seats import SeatKind, bearer_tokens
 from shutthebox.web.service import GameService, SeatSpec
+from shutthebox.web.table import MAX_CLOCK
 from shutthebox.web.work import SolverWork
 
 router = APIRouter()
@@ -55,6 +56,10 @@ class NewGame(BaseModel):
                                       "\"0.50\"; a finite amount in whole cents")
     pace: str = Field(default="watch", pattern="^(watch|instant)$",
                       description="computer turns at a watchable pace, or at once")
+    clock: int | None = Field(
+        default=None, ge=0, le=MAX_CLOCK, description="a turn clock: seconds each decision "
+        "of a person may take before the computer makes it for them (0 or null: none; only "
+        "for a game with an open seat)")
     approximate: bool = Field(
         default=False, description="let hard computers play a match too large for this "
         "server to solve exactly (each turn for its best expected score); without it such a "
@@ -91,9 +96,10 @@ async def start(service: GameService, work: SolverWork, blocking: Blocking, body
     if table is not None:       # reserved first: a client's second table is refused uncreated
         work.reserve_table(rules, table, client)
     stake = _stake(body.stake)
-    state = await service.create_async(rules, fmt, stake, seats, body.pace)
+    state = await service.create_async(rules, fmt, stake, seats, body.pace, body.clock)
     if state is None:
-        state = await blocking(service.create, rules, fmt, stake, seats, body.pace)
+        state = await blocking(service.create, rules, fmt, stake, seats, body.pace,
+                               body.clock)
     if table is not None:
         work.request_table(rules, table, state["id"])
     return state

@@ -48,8 +48,12 @@ class Move:
     @property
     def hot(self) -> bool:
         """Whether the game's row moves on by a hot statement (no fields of the game
-        change but its status and who it waits for)."""
-        return not self.fields or set(self.fields) == {"status", "waiting_for"}
+        change but its status, who it waits for and, in a game with a turn clock, its
+        deadline)."""
+        return not self.fields or set(self.fields) in _HOT_FIELDS
+
+
+_HOT_FIELDS = ({"status", "waiting_for"}, {"status", "waiting_for", "deadline"})
 
 
 @dataclass
@@ -83,11 +87,13 @@ CREATING = (
 """PostgreSQL's one statement of a new game (see :meth:`HotSql.creating`)."""
 
 
-def _moving_statement(fields: bool, answer: bool, results: bool) -> str:
+def _moving_statement(fields: bool, answer: bool, results: bool, deadline: bool) -> str:
     """PostgreSQL's one statement of a move (see :meth:`HotSql.moving`): the game's row
     moved on if it still has ``start`` events, the events appended after it, the answer and
     the results stored, each only if the row moved."""
     status = ", status = %(status)s, waiting_for = %(waiting)s" if fields else ""
+    if deadline:
+        status += ", deadline = %(deadline)s"
     parts = [
         f"moved AS (UPDATE games SET event_count = %(count)s, updated = %(updated)s{status} "
         "WHERE id = %(id)s AND event_count = %(start)s RETURNING id)",
@@ -127,13 +133,18 @@ class HotSql:
         self.move = (f"UPDATE games SET event_count = {p('count')}, updated = {p('updated')}, "
                      f"status = {p('status')}, waiting_for = {p('waiting')} "
                      f"WHERE id = {p('id')} AND event_count = {p('start')}")
+        self.timed = (f"UPDATE games SET event_count = {p('count')}, updated = {p('updated')}, "
+                      f"status = {p('status')}, waiting_for = {p('waiting')}, "
+                      f"deadline = {p('deadline')} "
+                      f"WHERE id = {p('id')} AND event_count = {p('start')}")
+        """A move of a game with a turn clock: its deadline too."""
         self.step = (f"UPDATE games SET event_count = {p('count')}, updated = {p('updated')} "
                      f"WHERE id = {p('id')} AND event_count = {p('start')}")
         """A move that leaves the game's status and who it waits for as they were (most
         moves): their indexes are not touched."""
         self.append = (f"INSERT INTO events (game_id, position, data) "
                        f"VALUES ({p('game')}, {p('position')}, {p('data')})")
-        self._moving: dict[tuple[bool, bool, bool], str] = {}
+        self._moving: dict[tuple[bool, bool, bool, bool], str] = {}
         self.result = ("INSERT INTO results (game_id, seat, player, rules, format, won, "
                        f"scores, shut_boxes, finished) VALUES ({p('game_id')}, {p('seat')}, "
                        f"{p('player')}, {p('rules')}, {p('format')}, {p('won')}, "
@@ -157,7 +168,8 @@ class HotSql:
         events appended,), if the game still had ``move.start`` events, else none."""
         if not self.postgresql or not move.events or not move.hot:
             return None
-        parts = (bool(move.fields), move.answer is not None, bool(move.results))
+        parts = (bool(move.fields), move.answer is not None, bool(move.results),
+                 "deadline" in move.fields)
         statement = self._moving.get(parts)
         if statement is None:
             statement = self._moving[parts] = _moving_statement(*parts)
@@ -167,6 +179,8 @@ class HotSql:
             "events": dumps(move.events)}
         if move.fields:
             params |= {"status": move.fields["status"], "waiting": move.fields["waiting_for"]}
+            if "deadline" in move.fields:
+                params["deadline"] = move.fields["deadline"]
         if move.answer is not None:
             params |= {"seat": move.answer[0], "key": move.answer[1], "body": move.answer[2]}
         if move.results:
@@ -204,8 +218,13 @@ class HotSql:
 
     def stamp(self) -> Any:
         """Now, as the column stores it (SQLAlchemy's text form on SQLite)."""
-        moment = now()
-        return moment.isoformat(" ", "microseconds") if self.sqlite else moment
+        return self.when(now())
+
+    def when(self, moment: datetime | None) -> Any:
+        """A moment as the column stores it (SQLAlchemy's text form on SQLite)."""
+        if moment is None or not self.sqlite:
+            return moment
+        return moment.isoformat(" ", "microseconds")
 
 
 def hot_sql(connection: Connection) -> HotSql:
@@ -297,9 +316,14 @@ def store_move(connection: Connection, move: Move) -> bool:
     params = {"count": count, "updated": sql.stamp(), "id": game_id, "start": start}
     moved: Any
     if move.hot:
+        statement = sql.step
         if fields:
             params |= {"status": fields["status"], "waiting": fields["waiting_for"]}
-        moved = sql.run(connection, sql.move if fields else sql.step, params)
+            statement = sql.move
+            if "deadline" in fields:
+                params["deadline"] = sql.when(fields["deadline"])
+                statement = sql.timed
+        moved = sql.run(connection, statement, params)
     else:
         moved = connection.execute(
             update(GAMES).where(GAMES.c.id == game_id, GAMES.c.event_count == start)

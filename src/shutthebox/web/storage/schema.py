@@ -30,6 +30,9 @@ class GameRow(Base):
     event_count: Mapped[int] = mapped_column(Integer, default=0)
     created: Mapped[datetime] = mapped_column(DateTime)
     updated: Mapped[datetime] = mapped_column(DateTime)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
+    """When the turn clock runs out for the decision the game waits for (null: no clock
+    runs), stored with the events that began the wait."""
 
 
 class EventRow(Base):
