@@ -683,14 +683,8 @@ class GameService:
         :raises NotTheHostError: a host's action by another seat (403).
         :raises TableStateError: an action that does not fit the game as it is (409).
         """
-        if not token:
-            raise UnauthorizedError("send your seat's token (Authorization: Bearer <token>)")
-        holder = self._holder(token)
-        if holder is None:
-            raise UnauthorizedError("unknown seat token: it holds no seat")
-        if holder[0] != game_id:
-            raise ForbiddenError("this token holds a seat in another game, not this one")
-        mine = holder[1]
+        tokens = [token] if token else []
+        mine = self.seat_of(game_id, tokens)
         with self.cache.lock(game_id), self._transaction() as db:
             loaded = self.cache.load(db, game_id)
             before = loaded.count
@@ -705,38 +699,40 @@ class GameService:
         if event is not None:
             self.notify(game_id, waiting_for(loaded),
                         Batch.of(self._state(game_id, loaded, before, [])))
-        return self._state(game_id, loaded, 0, [token])
+        return self._state(game_id, loaded, 0, tokens)
 
     def _table_event(self, loaded: LoadedGame, mine: int, action: str, seat: int | None
                      ) -> dict[str, Any] | None:
         """The table event of ``action`` by seat ``mine`` (None: nothing to change)."""
         table, match = loaded.table, loaded.match
         if match is None:
-            raise TableStateError("the game has not started: it waits for players to join")
+            raise TableStateError(_("the game has not started: it waits for players to "
+                                    "join"))
         if match.is_over or table.ended:
-            raise TableStateError("the game is over")
+            raise TableStateError(_("the game is over"))
         if action == "back":
             return {"type": TableKind.BACK.value, "seat": mine} if mine in table.away \
                 else None
         if mine != table.host:
-            raise NotTheHostError(f"only the host (the seat that created the game) may "
-                                  f"{action} it; this token holds seat {mine}")
+            raise NotTheHostError(_("only the host (the seat that created the game) may do "
+                                    "this; this token holds seat {seat}").format(seat=mine))
         if action == "end":
             return {"type": TableKind.END.value}
         if action in ("pause", "resume"):
             if table.clock is None:
-                raise TableStateError("this game has no turn clock")
+                raise TableStateError(_("this game has no turn clock"))
             if table.paused == (action == "pause"):
-                raise TableStateError(f"the clock is {'paused' if table.paused else 'running'}"
-                                      " already")
+                raise TableStateError(_("the clock is paused already") if table.paused
+                                      else _("the clock is running already"))
             return {"type": action}
         if seat is None or not 0 <= seat < len(loaded.seats):
-            raise TableStateError(f"no seat {seat} at this table: seats are 0 to "
-                                  f"{len(loaded.seats) - 1}")
+            raise TableStateError(_("no seat {seat} at this table: seats are 0 to {last}")
+                                  .format(seat=seat, last=len(loaded.seats) - 1))
         if loaded.seats[seat].kind is SeatKind.COMPUTER or seat in table.away:
-            raise TableStateError(f"the computer plays seat {seat} already")
+            raise TableStateError(_("the computer plays seat {seat} already").format(
+                seat=seat))
         if seat == mine:
-            raise TableStateError("the host plays their own seat: hand over another one")
+            raise TableStateError(_("the host plays their own seat: hand over another one"))
         return {"type": TableKind.AWAY.value, "seat": seat, "reason": "host"}
 
     # --- plumbing ----------------------------------------------------------------------

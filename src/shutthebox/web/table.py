@@ -27,6 +27,7 @@ from datetime import datetime
 from typing import Any
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import _
 from shutthebox.match import INPUT_EVENTS, TABLE_EVENTS, Event, Match, PendingKind, TableKind
 
 MISSED_TURNS = 3
@@ -171,11 +172,11 @@ def check_clock(clock: int | None, online: bool) -> int | None:
     if clock is None or clock == 0:
         return None
     if not MIN_CLOCK <= clock <= MAX_CLOCK:
-        raise ClockError(f"a turn clock gives {MIN_CLOCK} to {MAX_CLOCK} seconds a "
-                              f"decision, not {clock}")
+        raise ClockError(_("a turn clock gives {low} to {high} seconds a decision, not "
+                           "{clock}").format(low=MIN_CLOCK, high=MAX_CLOCK, clock=clock))
     if not online:
-        raise ClockError("a turn clock is for a game with friends online (a seat open "
-                              "to invite): players sharing one screen need none")
+        raise ClockError(_("a turn clock is for a game with friends online (a seat open to "
+                           "invite): players sharing one screen need none"))
     return clock
 
 
