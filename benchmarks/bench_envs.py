@@ -2,7 +2,8 @@
 single env, in the same run, with random legal actions (9 tiles, ``score`` reward, one core);
 and the time of an exact evaluation of a whole policy (:func:`shutthebox.envs.evaluate`) on 9
 and 12 tiles, for a MaskablePPO network (untrained: its cost does not depend on its weights),
-a simple player and the random policy.
+a simple player and the random policy, and of a match policy against the optimal player
+(the deciding round, and ``rounds:2``).
 
 Goals: at least 1 M env steps/s with N = 4096, and at least 100 times SyncVectorEnv; an exact
 evaluation of a network policy within 10 s on 12 tiles (cheap beside a training epoch). An env
@@ -22,7 +23,13 @@ import numpy as np
 from report import Figures, add_arguments
 
 import shutthebox.envs
-from shutthebox.envs import ShutTheBoxEnv, ShutTheBoxVectorEnv, evaluate, uniform_random
+from shutthebox.envs import (
+    ShutTheBoxEnv,
+    ShutTheBoxMatchEnv,
+    ShutTheBoxVectorEnv,
+    evaluate,
+    uniform_random,
+)
 from shutthebox.envs.sb3 import StableBaselinesVecEnv
 from shutthebox.players.simple import FewestTilesStrategy
 from shutthebox.solver.evaluate import decision_nodes
@@ -89,6 +96,25 @@ def evaluation_seconds(task_id: str, rules: str, figures: Figures) -> None:
               f"(regret {result.regret:.4f})")
 
 
+def match_evaluation_seconds(figures: Figures) -> None:
+    """How long an exact evaluation of a match policy against the optimal player takes: the
+    deciding round in either seat, and two rounds first to play (1,849 positions), for the
+    random policy (shown every position) and a simple player (shown its turn once)."""
+    for label, env in (
+            ("deciding round, first", ShutTheBoxMatchEnv(format="single")),
+            ("deciding round, second", ShutTheBoxMatchEnv(format="single", seat=1)),
+            ("rounds:2, first", ShutTheBoxMatchEnv(format="rounds:2"))):
+        env.baseline.solution  # noqa: B018 - the match tables are solved once, not timed
+        for name, policy in (("random policy", uniform_random),
+                             ("fewest-tiles player", FewestTilesStrategy())):
+            began = time.perf_counter()
+            result = evaluate(policy, env)
+            seconds = time.perf_counter() - began
+            figures.add(f"exact match evaluation, {name}, classic {label}", seconds, "s", "", 2)
+            print(f"  exact match evaluation of the {name}, classic {label}: {seconds:.2f} s "
+                  f"(regret {result.regret:.4f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=4096)
@@ -102,6 +128,7 @@ def main() -> None:
         measure(args.games, args.seconds, args.sync_steps, figures)
         evaluation_seconds("shutthebox/Turn-Classic-Score-v0", "classic", figures)
         evaluation_seconds("shutthebox/Turn-Box12-Score-v0", "box-12", figures)
+        match_evaluation_seconds(figures)
     figures.finish(args.markdown)
 
 

@@ -126,7 +126,8 @@ def test_an_illegal_action_ends_the_turn_as_the_environment_does() -> None:
 
 def test_what_evaluate_cannot_read_is_refused_in_words() -> None:
     with pytest.raises(PolicyError, match="evaluated as a deciding round"):
-        evaluate(uniform_random, "shutthebox/Match-Classic-Rounds3-v0")
+        evaluate(uniform_random, ShutTheBoxMatchEnv(opponents=("optimal", "optimal"),
+                                                    format="rounds:3"))
     with pytest.raises(PolicyError, match="answered with shape"):
         evaluate(lambda observations, masks: np.zeros(3), ShutTheBoxEnv())
     with pytest.raises(PolicyError, match="cannot evaluate 42"):

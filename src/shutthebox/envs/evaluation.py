@@ -1,5 +1,6 @@
 """The exact expected return and regret of a whole policy on a turn task, or its exact share
-of the win in a deciding round against optimal players, in one call.
+of the win in a match against optimal players (a deciding round; for two players, every
+format of turns: :mod:`shutthebox.envs.match_evaluation`), in one call.
 
 :func:`evaluate` shows the policy every decision node of the turn at once (the dice choices
 and every roll that admits a move, from every set of open tiles, reachable or not), in the
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import gymnasium
@@ -38,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shutthebox.envs.matchplay import ShutTheBoxMatchEnv
-from shutthebox.envs.multi import score_scale
+from shutthebox.envs.multi import seat_features
 from shutthebox.envs.single import COVERED_SUM, ShutTheBoxEnv
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.formats import FormatKind
@@ -198,6 +200,28 @@ def node_observations(nodes: DecisionNodes, start: int, stop: int,
     return observations, masks
 
 
+@cache
+def forced_dice(rules: Rules) -> npt.NDArray[np.float64]:
+    """``[dice - 1, open tiles]``: 1 where the rules allow only that many dice."""
+    size = 1 << rules.tiles
+    forced = np.zeros((2, size))
+    for d in (1, 2):
+        forced[d - 1] = [float(rules.dice_choices(m) == (d,)) for m in range(size)]
+    return forced
+
+
+def match_view(seats: list[float]) -> Callable[[Observations], npt.NDArray[np.float64]]:
+    """What the match environment shows where the seats stand so (:func:`seat_features`),
+    made of the turn environment's observations of the decision nodes."""
+    columns = np.array(seats)
+
+    def show(observations: Observations) -> npt.NDArray[np.float64]:
+        count = len(observations["phase"])
+        return np.hstack([observations["open"], observations["roll"] / 6,
+                          observations["phase"][:, None], np.tile(columns, (count, 1))])
+    return show
+
+
 def policy_chances(act: BatchPolicy, nodes: DecisionNodes, actions: int, batch: int,
                    show: Callable[[Observations], Any] | None = None,
                    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
@@ -210,11 +234,9 @@ def policy_chances(act: BatchPolicy, nodes: DecisionNodes, actions: int, batch: 
         PolicyError: an answer is neither actions nor probabilities of the batch.
     """
     rules = nodes.rules
-    size, choices = 1 << rules.tiles, len(nodes.choice_masks)
+    choices = len(nodes.choice_masks)
     one_die = actions - 2
-    dice_chance = np.zeros((2, size))
-    for d in (1, 2):
-        dice_chance[d - 1] = [float(rules.dice_choices(m) == (d,)) for m in range(size)]
+    dice_chance = forced_dice(rules).copy()
     move_chance = np.zeros(len(nodes.edge_node))
     for start in range(0, nodes.count, batch):
         stop = min(start + batch, nodes.count)
@@ -238,21 +260,35 @@ def policy_chances(act: BatchPolicy, nodes: DecisionNodes, actions: int, batch: 
     return dice_chance, move_chance
 
 
-def evaluate(policy: Any, task: str | gymnasium.Env[Any, Any], batch: int = BATCH) -> Evaluation:
+def evaluate(policy: Any, task: str | gymnasium.Env[Any, Any], batch: int = BATCH,
+             max_positions: int | None = None) -> Evaluation:
     """The exact expected return and regret of ``policy`` on a task (a registered id such as
     ``shutthebox/Turn-Classic-Score-v0``, or an environment): a turn of any rules and reward;
-    or a deciding round against optimal players (``shutthebox/Match-Classic-Single-v0``,
-    either seat of two; ``shutthebox/Match-Classic-Single4-v0``, the agent first of four),
-    where the return is the share of the win (a k-way tie counted 1/k).
+    a deciding round against optimal players (``shutthebox/Match-Classic-Single-v0``,
+    either seat of two; ``shutthebox/Match-Classic-Single4-v0``, the agent first of four);
+    or a two-player match of any other format of turns against the optimal player
+    (``rounds:R``, ``elimination:L``, ``loser-at:L``, ``race:T``: see
+    :mod:`shutthebox.envs.match_evaluation`, which refuses a match that would show the
+    policy more than ``max_positions`` positions), where the return is the share of the win
+    (a k-way tie counted 1/k).
 
     Raises:
-        PolicyError: a match other than such a deciding round, or a policy or answers that
-            cannot be read.
+        PolicyError: a battle, a match of three or more other than a deciding round, other
+            opponents than the optimal player, or a policy or answers that cannot be read.
+        MatchTooLargeToEvaluateError: (a :class:`PolicyError`) a match with more positions
+            than ``max_positions``.
     """
     env = _environment(task)
     name = env.spec.id if env.spec is not None else repr(env)
     if isinstance(env, ShutTheBoxMatchEnv):
-        return _deciding_round(policy, env, name, batch)
+        if env.spec is None:
+            name = (f"ShutTheBoxMatchEnv(format={str(env.config.format)!r}, "
+                    f"opponents={env.opponent_names!r}, seat={env.seat})")
+        if env.config.format.kind is FormatKind.SINGLE or len(env.config.players) != 2:
+            return _deciding_round(policy, env, name, batch)
+        from shutthebox.envs.match_evaluation import MAX_POSITIONS, evaluate_match
+
+        return evaluate_match(policy, env, name, batch, max_positions or MAX_POSITIONS)
     if not isinstance(env, ShutTheBoxEnv):
         raise PolicyError(f"cannot evaluate a policy on {name}: give a turn task "
                           f"(ShutTheBoxEnv) or a deciding round (ShutTheBoxMatchEnv)")
@@ -287,17 +323,12 @@ def _deciding_round(policy: Any, env: ShutTheBoxMatchEnv, name: str,
     act = as_batch_policy(policy, rules)
     nodes = decision_nodes(rules)
     scores = score_array(rules)
-    scale = score_scale(rules)
 
     def turn_value(posted: tuple[int, ...]) -> float:
-        def show(observations: Observations) -> npt.NDArray[np.float64]:
-            count = len(observations["phase"])
-            seats = np.zeros((count, 3 * players))
-            if posted:                  # the optimal player, seat 0, has posted its score
-                seats[:, 0] = 1.0
-                seats[:, players] = min(abs(posted[0]) / scale, 1.0)
-            return np.hstack([observations["open"], observations["roll"] / 6,
-                              observations["phase"][:, None], seats])
+        # the optimal player, seat 0, may have posted its score, its total so far
+        totals = [*posted, *[0] * (players - len(posted))]
+        show = match_view(seat_features(rules, env.config.format, dict(enumerate(posted)),
+                                        totals))
         reads_turns = hasattr(policy, "choose")     # a player reads the turn itself
         dice_chance, move_chance = policy_chances(act, nodes, env.actions, batch,
                                                   None if reads_turns else show)

@@ -38,6 +38,7 @@ as in ``pettingzoo.classic``; :mod:`shutthebox.envs.shutthebox_v0` is the module
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import Any, ClassVar
 
@@ -87,12 +88,14 @@ def score_scale(rules: Rules) -> int:
 
 
 def total_scale(rules: Rules, game_format: GameFormat) -> int:
-    """The scale of the match totals: a race's target, an elimination's or a losing limit,
-    the largest score over all the rounds, or one turn's largest score."""
+    """The scale of the match totals, the largest a total can be: the largest score over all
+    the rounds, a race's target (or an elimination's or a losing limit) with one turn's
+    largest score (the turn that reaches it can pass it, and the player after needs to know
+    by how much), or one turn's largest score."""
     if game_format.kind is FormatKind.ROUNDS:
         return score_scale(rules) * (game_format.limit or 1)
     if game_format.limit is not None:
-        return game_format.limit
+        return game_format.limit + score_scale(rules)
     return score_scale(rules)
 
 
@@ -114,24 +117,30 @@ def observation_meaning(tiles: int, players: int) -> list[str]:
     return meaning
 
 
+def seat_features(rules: Rules, game_format: GameFormat, round_scores: Mapping[int, int],
+                  totals: Sequence[int]) -> list[float]:
+    """The seats' part of the observation: for every seat whether it has posted a score this
+    round, that score and its match total, each over its scale."""
+    seats = range(len(totals))
+    posted = [float(s in round_scores) for s in seats]
+    scale = score_scale(rules)
+    scores = [min(abs(round_scores.get(s, 0)) / scale, 1.0) for s in seats]
+    totals_over = total_scale(rules, game_format)
+    return posted + scores + [min(abs(t) / totals_over, 1.0) for t in totals]
+
+
 def observation_vector(match: Match) -> npt.NDArray[np.float64]:
     """The match as numbers from 0 to 1, index by index as :func:`observation_meaning` says:
-    the open tiles, the roll, the phase, then per seat whether it has posted a score this
-    round, that score and its match total, each over its scale."""
+    the open tiles, the roll, the phase, then :func:`seat_features`."""
     rules = match.rules
     n = rules.tiles
     board = match.board
     turn = match.pending.turn
     phase = int(turn is not None and turn.phase is Phase.SHUT)
     faces = [f / 6 for f in (turn.roll or ())] if phase and turn is not None else []
-    seats = range(len(match.players))
-    posted = [float(s in match.round_scores) for s in seats]
-    scale = score_scale(rules)
-    scores = [min(abs(match.round_scores.get(s, 0)) / scale, 1.0) for s in seats]
-    totals_over = total_scale(rules, match.config.format)
-    totals = [min(abs(t) / totals_over, 1.0) for t in match.totals]
+    seats = seat_features(rules, match.config.format, match.round_scores, match.totals)
     return np.array([(board >> i) & 1 for i in range(n)] + ([*faces, 0, 0])[:2]
-                    + [phase] + posted + scores + totals, dtype=np.float64)
+                    + [phase] + seats, dtype=np.float64)
 
 
 def observation_box(tiles: int, players: int) -> spaces.Box:

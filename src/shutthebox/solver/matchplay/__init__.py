@@ -37,7 +37,7 @@ True
 
 from shutthebox.solver.matchplay.battle import BATTLE_TOLERANCE
 from shutthebox.solver.matchplay.battle import tiles_after as match_tiles_after
-from shutthebox.solver.matchplay.evaluate import against_score_player
+from shutthebox.solver.matchplay.evaluate import against_score_player, match_play_chances
 from shutthebox.solver.matchplay.rounds import MAX_POSITIONS, MAX_SUMS, MatchTooLargeError
 from shutthebox.solver.matchplay.scores import FloatArray, IntArray, Progress
 from shutthebox.solver.matchplay.solution import MatchPosition, MatchSolution, compute
@@ -66,6 +66,7 @@ __all__ = [
     "cache_path",
     "compute",
     "is_cached",
+    "match_play_chances",
     "match_tiles_after",
     "solve_match",
     "table_needed",

@@ -54,6 +54,24 @@ def _match_chances(solution: MatchSolution, vectors: FloatArray) -> FloatArray:
                      for k in range(ended.shape[1])])
 
 
+def match_play_chances(solution: MatchSolution, mover: int, a: IntArray, b: IntArray,
+                       round_: int) -> FloatArray:
+    """The distribution of the mover's turn score (by index in ``solution.scores``) under
+    exact match play, by position (rows: the totals ``a`` of the first player, including
+    this round's score once it has played, and ``b`` of the second); ``mover`` is 0 for the
+    first player and 1 for the second; for a policy's evaluation against the match player.
+
+    >>> from shutthebox.rules import Rules
+    >>> solution = solve_match(Rules(tiles=4), "rounds:2", disk=False)
+    >>> chances = match_play_chances(solution, 1, np.array([3]), np.array([0]), 1)
+    >>> chances.shape == (1, len(solution.scores)), round(float(chances.sum()), 12)
+    (True, 1.0)
+    """
+    if mover == 0:
+        return _match_chances(solution, solution.first_vectors(a, b, round_))
+    return _match_chances(solution, 1.0 - solution.second_vectors(a, b, round_))
+
+
 @dataclass
 class _Against:
     """The match player's exact duel against the score player, seen from the first seat."""
