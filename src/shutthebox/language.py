@@ -209,9 +209,10 @@ def from_environment(environ: Mapping[str, str]) -> str:
 
 def extract_page(fileobj: IO[bytes], keywords: Iterable[str], comment_tags: Iterable[str],
                  options: dict[str, Any]) -> Iterator[tuple[int, str, str, list[str]]]:
-    """A Babel extraction method for the page's HTML (``babel.cfg``): the text of each
-    element marked ``data-t``, and its ``placeholder``, ``aria-label`` and ``title``, as
-    the page's ``i18n.js`` translates them."""
+    """A Babel extraction method for the page's HTML (``babel.cfg``), finding what the
+    page's ``i18n.js`` translates: each element marked ``data-t``, its ``placeholder``,
+    ``aria-label`` and ``title``, and its text (the ``data-t`` value, else the text
+    itself) unless it holds other elements."""
     from html.parser import HTMLParser
 
     found: list[tuple[int, str, str, list[str]]] = []
@@ -219,34 +220,31 @@ def extract_page(fileobj: IO[bytes], keywords: Iterable[str], comment_tags: Iter
     class Marked(HTMLParser):
         def __init__(self) -> None:
             super().__init__(convert_charrefs=True)
-            self.open: list[tuple[str, list[str]]] = []
+            self.marked: list[tuple[str, int, str, list[str], list[bool]]] = []
 
         def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
             named = dict(attrs)
+            if self.marked:
+                self.marked[-1][4].append(True)   # the marked element holds another
+            if "data-t" not in named:
+                return
             line = self.getpos()[0]
-            if "data-t" in named:
-                for attribute in ("placeholder", "aria-label", "title"):
-                    if named.get(attribute):
-                        found.append((line, "t", str(named[attribute]), []))
-                if named["data-t"]:
-                    found.append((line, "t", str(named["data-t"]), []))
-                elif tag not in VOID:
-                    self.open.append((tag, []))
-                    return
-            if self.open and tag not in VOID:
-                self.open.append((tag, self.open[-1][1]))
+            for attribute in ("placeholder", "aria-label", "title"):
+                if named.get(attribute):
+                    found.append((line, "t", str(named[attribute]), []))
+            if tag not in VOID:
+                self.marked.append((tag, line, named["data-t"] or "", [], []))
 
         def handle_data(self, data: str) -> None:
-            if self.open:
-                self.open[-1][1].append(data)
+            if self.marked:
+                self.marked[-1][3].append(data)
 
         def handle_endtag(self, tag: str) -> None:
-            if self.open:
-                _tag, text = self.open.pop()
-                if not self.open or self.open[-1][1] is not text:
-                    said = " ".join("".join(text).split())
-                    if said:
-                        found.append((self.getpos()[0], "t", said, []))
+            if self.marked and self.marked[-1][0] == tag:
+                _tag, line, value, text, inner = self.marked.pop()
+                said = value or ("" if inner else " ".join("".join(text).split()))
+                if said:
+                    found.append((line, "t", said, []))
 
     Marked().feed(fileobj.read().decode(options.get("encoding", "utf-8")))
     yield from sorted(found)

@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
+from shutthebox.language import _
+
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
@@ -214,13 +216,14 @@ class Guard:
         headers = header_map(scope)
         host = headers.get(b"host", b"").decode("latin-1")
         if "*" not in self.allowed_hosts and host_name(host) not in self.allowed_hosts:
-            await self._refuse(scope, send, 400, f"this server does not answer for the host "
-                               f"{host[:80]!r}: start it with --allowed-hosts to add it")
+            await self._refuse(scope, send, 400, _(
+                "this server does not answer for the host {host!r}: start it with "
+                "--allowed-hosts to add it").format(host=host[:80]))
             return
         path: str = scope.get("path", "")
         game = GAME_PATH.fullmatch(path)
         if game is not None and not GAME_ID.fullmatch(game[1]):
-            detail = f"no game has the id {game[1][:40]!r}"
+            detail = _("no game has the id {game!r}").format(game=game[1][:40])
             if scope["type"] == "websocket":    # as the live feed refuses an unknown game
                 await send({"type": "websocket.accept"})
                 await send({"type": "websocket.close", "code": NO_GAME_CLOSE, "reason": detail})
@@ -229,16 +232,18 @@ class Guard:
             return
         if scope["type"] == "websocket" and not self._origin_allowed(headers, host):
             origin = headers.get(b"origin", b"").decode("latin-1")
-            await self._refuse(scope, send, 403, f"this server does not take live feeds "
-                               f"for pages of {origin[:80]!r}")
+            await self._refuse(scope, send, 403, _(
+                "this server does not take live feeds for pages of {origin!r}").format(
+                    origin=origin[:80]))
             return
         if path.startswith("/api/"):
             token = headers.get(b"authorization")
             wait = self.limits.wait(client_key(scope),
                                     token.decode("latin-1") if token else None)
             if wait:
-                await self._refuse(scope, send, 429, "too many requests: wait a moment and "
-                                   "try again", [(b"retry-after", str(math.ceil(wait)).encode())])
+                await self._refuse(scope, send, 429, _("too many requests: wait a moment and "
+                                                       "try again"),
+                                   [(b"retry-after", str(math.ceil(wait)).encode())])
                 return
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
@@ -246,19 +251,19 @@ class Guard:
         if scope["method"] in ("POST", "PUT", "PATCH", "DELETE"):
             length = headers.get(b"content-length")
             if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-                await self._refuse(scope, send, 413, f"the request body is larger than "
-                                   f"{MAX_BODY // 1024} KiB")
+                await self._refuse(scope, send, 413, _(
+                    "the request body is larger than {kib} KiB").format(kib=MAX_BODY // 1024))
                 return
             kind = headers.get(b"content-type", b"").split(b";")[0].strip().lower()
             if path.startswith("/api/") and kind != b"application/json" and \
                     (length not in (None, b"0") or b"transfer-encoding" in headers):
-                await self._refuse(scope, send, 415, "send the request body as JSON "
-                                   "(Content-Type: application/json)")
+                await self._refuse(scope, send, 415, _("send the request body as JSON "
+                                                       "(Content-Type: application/json)"))
                 return
             body = await _read_body(receive)    # within its time: see connections.py
             if body is None:
-                await self._refuse(scope, send, 413, f"the request body is larger than "
-                                   f"{MAX_BODY // 1024} KiB")
+                await self._refuse(scope, send, 413, _(
+                    "the request body is larger than {kib} KiB").format(kib=MAX_BODY // 1024))
                 return
             receive = replay(body, receive)
         await self.app(scope, receive, _with_headers(send))

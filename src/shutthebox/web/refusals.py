@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import N_, _
 from shutthebox.web.cache import GameNotFoundError
 from shutthebox.web.reactions import TooManyReactionsError
 from shutthebox.web.seats import (
@@ -76,9 +77,9 @@ REFUSALS: dict[type[Exception], tuple[int, str | None, dict[str, str] | None]] =
     ForbiddenError: (403, None, None),
     NotTheHostError: (403, None, None),
     TableStateError: (409, None, None),
-    IntegrityError: (409, "the game changed while this request was made: load it again and "
-                          "retry", None),
-    DBAPIError: (503, "the database is not answering: try again in a moment",
+    IntegrityError: (409, N_("the game changed while this request was made: load it again "
+                             "and retry"), None),
+    DBAPIError: (503, N_("the database is not answering: try again in a moment"),
                  {"Retry-After": "1"}),
     TooMuchWorkError: (429, None, {"Retry-After": "1"}),
     TooManyGuessesError: (429, None, {"Retry-After": "1"}),
@@ -100,22 +101,24 @@ def refusal(exc: Exception) -> tuple[int, str, dict[str, str] | None]:
     for kind in type(exc).__mro__:
         if kind in REFUSALS:
             status, detail, headers = REFUSALS[kind]
-            return status, detail or str(exc), headers
+            return status, _(detail) if detail else str(exc), headers
     raise exc
 
 
-async def refused(_: Request, exc: Exception) -> JSONResponse:
+async def refused(_request: Request, exc: Exception) -> JSONResponse:
     """The routes' answer to a refusal (the handler of each class in :data:`REFUSALS`)."""
     status, detail, headers = refusal(exc)
     return JSONResponse({"detail": detail}, status_code=status, headers=headers)
 
 
-async def malformed(_: Request, exc: RequestValidationError) -> JSONResponse:
+async def malformed(_request: Request, exc: RequestValidationError) -> JSONResponse:
     """The answer to a body or parameter of the wrong shape: 422, a :class:`Malformed`."""
     problems = []
     for item in exc.errors()[:5]:
         where = ".".join(str(p) for p in item.get("loc", ()) if p != "body")
-        problems.append(f"{where or 'the body'}: {item.get('msg', 'is not valid')}")
-    return JSONResponse({"detail": "the request is not well formed: " + "; ".join(problems),
+        problems.append(_("{where}: {problem}").format(
+            where=where or _("the body"), problem=item.get("msg", _("is not valid"))))
+    return JSONResponse({"detail": _("the request is not well formed: {problems}").format(
+                             problems="; ".join(problems)),
                          "errors": json.loads(json.dumps(exc.errors()[:5], default=str))},
                         status_code=422)

@@ -1,6 +1,8 @@
 // The JSON API, and the seat tokens this browser holds. Every other module calls the server
 // through here, so errors reach the screens as sentences that say what to do.
 
+import { t } from "./i18n.js";
+
 const TOKENS_KEY = "shutthebox.tokens";
 const INVITES_KEY = "shutthebox.invites";
 
@@ -24,12 +26,12 @@ function detailOf(data, status) {
   const detail = data && data.detail;
   if (Array.isArray(detail)) {
     const fields = detail.map((d) => `${(d.loc || []).filter((p) => p !== "body").join(" ")}: ${d.msg}`);
-    return sentence(`Please check ${fields.join("; ")}`);
+    return sentence(t("Please check {fields}", { fields: fields.join("; ") }));
   }
   if (detail) return sentence(detail);
-  if (status === 429) return "Too many requests: wait a moment and try again.";
-  if (status >= 500) return "The server had a problem: try again in a moment.";
-  return `The server refused the request (status ${status}).`;
+  if (status === 429) return t("Too many requests: wait a moment and try again.");
+  if (status >= 500) return t("The server had a problem: try again in a moment.");
+  return t("The server refused the request (status {status}).", { status });
 }
 
 /** Calls the API: JSON in and out; throws ApiError with a sentence on failure. */
@@ -43,7 +45,7 @@ export async function request(path, { method = "GET", body, headers = {} } = {})
     });
   } catch {
     window.dispatchEvent(new Event("shutthebox:unreachable"));      // offline.js says so
-    throw new ApiError(0, "Could not reach the server: check your connection and try again.");
+    throw new ApiError(0, t("Could not reach the server: check your connection and try again."));
   }
   const data = await response.json().catch(() => null);
   if (!response.ok) {

@@ -7,6 +7,7 @@
 import { request } from "./api.js";
 import { valueChart } from "./chart.js";
 import { $, el, fill } from "./dom.js";
+import { t } from "./i18n.js";
 
 const TOKEN_KEY = "shutthebox.daily-token";
 
@@ -29,7 +30,7 @@ export async function show() {
   moves = [];
   picked = new Set();
   const box = $("daily");
-  fill(box, el("p", {}, "Setting out today's box…"));
+  fill(box, el("p", {}, t("Setting out today's box…")));
   let state;
   try { state = await request("/api/daily"); } catch (error) { fill(box, el("p", { className: "error" }, error.message)); return; }
   day = state.day;
@@ -58,7 +59,7 @@ function draw(state, focusTile = null) {
   const pending = state.pending;
   const open = new Set(state.board);
   const shutting = state.status === "playing" && pending.kind === "shut";
-  const tiles = el("div", { className: "daily-tiles", role: "group", "aria-label": "Tiles" },
+  const tiles = el("div", { className: "daily-tiles", role: "group", "aria-label": t("Tiles") },
     ...Array.from({ length: state.tiles }, (_, i) => i + 1).map((tile) => el("button", {
       type: "button", className: `daily-tile${open.has(tile) ? "" : " down"}`, "data-tile": tile,
       "aria-pressed": picked.has(tile) ? "true" : "false", disabled: !open.has(tile) || !shutting,
@@ -68,7 +69,7 @@ function draw(state, focusTile = null) {
     ? el("div", { className: "controls" }, ...pending.dice_choices.map((n) =>
       el("button", { type: "button", className: "primary", "data-dice": n, on: { click: () => send(n) } }, `${n} ${n === 1 ? "die" : "dice"}`)))
     : el("div", { className: "controls" }, el("button", { type: "button", id: "daily-shut", className: "primary",
-      on: { click: () => send([...picked].sort((a, b) => b - a)) } }, "Shut"));
+      on: { click: () => send([...picked].sort((a, b) => b - a)) } }, t("Shut")));
   fill($("daily"),
     el("h2", {}, state.title),
     el("p", {}, state.intro),
@@ -78,8 +79,8 @@ function draw(state, focusTile = null) {
     controls,
     el("p", { id: "daily-error", className: "error", role: "alert" }),
     state.result ? finished(state.result) : null,
-    el("details", { className: "daily-log" }, el("summary", {}, "The turn so far"), el("ol", {}, ...state.log.map((line) => el("li", {}, line)))),
-    el("section", { id: "daily-table", "aria-labelledby": "daily-table-title" }, el("h2", { id: "daily-table-title" }, "Today's results")));
+    el("details", { className: "daily-log" }, el("summary", {}, t("The turn so far")), el("ol", {}, ...state.log.map((line) => el("li", {}, line)))),
+    el("section", { id: "daily-table", "aria-labelledby": "daily-table-title" }, el("h2", { id: "daily-table-title" }, t("Today's results"))));
   if (lastTable) showTable(lastTable);
   const focus = focusTile !== null ? document.querySelector(`#daily .daily-tile[data-tile="${focusTile}"]`)
     : document.querySelector("#daily .controls button");
@@ -87,7 +88,7 @@ function draw(state, focusTile = null) {
 }
 
 function finished(result) {
-  const name = el("input", { id: "daily-name", maxLength: 40, value: "You", autocomplete: "nickname" });
+  const name = el("input", { id: "daily-name", maxLength: 40, value: t("You"), autocomplete: "nickname" });
   const keep = el("button", { type: "button", className: "primary", on: { click: async () => {
     let answer;
     try {
@@ -97,21 +98,21 @@ function finished(result) {
     keep.disabled = true;
     lastTable = answer.table;
     showTable(answer.table);
-    $("daily-kept").replaceChildren(el("a", { href: answer.review, "data-link": "" }, "Review this turn"));
-  } } }, "Keep my result");
+    $("daily-kept").replaceChildren(el("a", { href: answer.review, "data-link": "" }, t("Review this turn")));
+  } } }, t("Keep my result"));
   return el("section", { className: "daily-result learner", "aria-labelledby": "daily-result-title" },
-    el("h2", { id: "daily-result-title" }, "Your result"),
+    el("h2", { id: "daily-result-title" }, t("Your result")),
     ...result.lines.map((line) => el("p", {}, line)),
     valueChart(result.review, $("daily").clientWidth),
-    el("p", {}, el("label", { for: "daily-name" }, "Your name for the table "), name, " ", keep),
+    el("p", {}, el("label", { for: "daily-name" }, t("Your name for the table") + " "), name, " ", keep),
     el("p", { id: "daily-kept" }));
 }
 
 function showTable(found) {
   const box = $("daily-table");
   if (!box) return;
-  fill(box, el("h2", { id: "daily-table-title" }, "Today's results"), el("p", {}, found.text),
+  fill(box, el("h2", { id: "daily-table-title" }, t("Today's results")), el("p", {}, found.text),
     found.results.length ? el("table", { className: "daily-results" },
-      el("thead", {}, el("tr", {}, ...["Place", "Player", "Score"].map((h) => el("th", { scope: "col" }, h)))),
+      el("thead", {}, el("tr", {}, ...[t("Place"), t("Player"), t("Score")].map((h) => el("th", { scope: "col" }, h)))),
       el("tbody", {}, ...found.results.map((r) => el("tr", {}, el("td", {}, String(r.place)), el("td", {}, r.player), el("td", {}, String(r.score)))))) : null);
 }

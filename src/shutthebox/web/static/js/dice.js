@@ -1,6 +1,7 @@
 // Dice drawn as SVG with pips; a short tumble when rolled (none under reduced motion).
 
 import { svg, el, reducedMotion } from "./dom.js";
+import { t } from "./i18n.js";
 
 const PIPS = {
   1: [[50, 50]],
@@ -15,7 +16,7 @@ export const ROLL_MS = 520;
 
 /** One die showing `face`, as an image with a text alternative. */
 export function die(face) {
-  const image = svg("svg", { viewBox: "0 0 100 100", class: "die", role: "img", "aria-label": `a die showing ${face}` },
+  const image = svg("svg", { viewBox: "0 0 100 100", class: "die", role: "img", "aria-label": t("a die showing {face}", { face }) },
     svg("rect", { x: 4, y: 4, width: 92, height: 92, rx: 18, class: "die-face" }),
     ...PIPS[face].map(([cx, cy]) => svg("circle", { cx, cy, r: 9, class: "pip" })));
   return image;
@@ -26,7 +27,7 @@ export function drawDice(container, roll, { rolling = false, faded = false } = {
   const dice = (roll || []).map((face) => die(face));
   container.replaceChildren(...dice);
   container.classList.toggle("faded", faded);
-  if (!roll || !roll.length) container.append(el("span", { className: "dice-empty" }, "No dice on the table"));
+  if (!roll || !roll.length) container.append(el("span", { className: "dice-empty" }, t("No dice on the table")));
   if (!rolling || reducedMotion()) return Promise.resolve();
   dice.forEach((d, i) => { d.classList.add("rolling"); if (i) d.classList.add("second"); });
   return new Promise((resolve) => setTimeout(resolve, ROLL_MS));

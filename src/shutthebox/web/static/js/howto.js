@@ -3,6 +3,7 @@
 
 import * as api from "./api.js";
 import { $, el, fill } from "./dom.js";
+import { t } from "./i18n.js";
 
 const SEEN_KEY = "shutthebox.seen-how-to-play";
 
@@ -17,11 +18,11 @@ function markSeen() {
 
 export async function show(id) {
   const box = $("how-to-play");
-  const back = el("p", {}, el("a", { href: `/games/${encodeURIComponent(id)}`, "data-link": "" }, "Back to the game"));
-  fill(box, el("p", {}, "Loading the rules…"));
+  const back = el("p", {}, el("a", { href: `/games/${encodeURIComponent(id)}`, "data-link": "" }, t("Back to the game")));
+  fill(box, el("p", {}, t("Loading the rules…")));
   let guide;
   try { guide = await api.howToPlay(id); } catch (error) {
-    fill(box, el("p", { className: "error" }, error.status === 404 ? "There is no game at this address." : error.message), back);
+    fill(box, el("p", { className: "error" }, error.status === 404 ? t("There is no game at this address.") : error.message), back);
     return;
   }
   markSeen();

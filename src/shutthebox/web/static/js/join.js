@@ -2,6 +2,7 @@
 
 import * as api from "./api.js";
 import { $, el, fill } from "./dom.js";
+import { t } from "./i18n.js";
 
 let navigate = () => {};
 let current = null;
@@ -16,14 +17,14 @@ export async function show(code) {
   $("join-error").textContent = "";
   $("join-form").hidden = true;
   const summary = $("join-summary");
-  fill(summary, el("p", {}, "Looking up the invitation…"));
+  fill(summary, el("p", {}, t("Looking up the invitation…")));
   let invite;
   try {
     invite = await api.invite(code);
   } catch (error) {
     fill(summary, 
-      el("p", {}, error.status === 404 ? `There is no game with the code ${code.toUpperCase()}. Check the code with the friend who sent it.` : error.message),
-      el("p", {}, el("a", { href: "/", "data-link": "" }, "Start a game of your own")));
+      el("p", {}, error.status === 404 ? t("There is no game with the code {code}. Check the code with the friend who sent it.", { code: code.toUpperCase() }) : error.message),
+      el("p", {}, el("a", { href: "/", "data-link": "" }, t("Start a game of your own"))));
     return;
   }
   const held = api.tokensFor(invite.game_id);
@@ -33,13 +34,13 @@ export async function show(code) {
   fill(summary, 
     el("p", { className: "lead" }, `${others.join(", ") || "A friend"} invite${others.length === 1 ? "s" : ""} you to a game of Shut the Box.`),
     el("dl", { className: "facts" },
-      el("dt", {}, "Game"), el("dd", {}, invite.format_text),
-      el("dt", {}, "Rules"), el("dd", {}, invite.rules_text),
-      el("dt", {}, "Players"), el("dd", {}, invite.players.map((name, i) => (i === invite.seat ? "you" : name)).join(", ")),
-      el("dt", {}, "Code"), el("dd", {}, invite.code)));
+      el("dt", {}, t("Game")), el("dd", {}, invite.format_text),
+      el("dt", {}, t("Rules")), el("dd", {}, invite.rules_text),
+      el("dt", {}, t("Players")), el("dd", {}, invite.players.map((name, i) => (i === invite.seat ? t("you") : name)).join(", ")),
+      el("dt", {}, t("Code")), el("dd", {}, invite.code)));
   if (invite.taken) {
-    summary.append(el("p", {}, "Someone has already taken this seat. ",
-      el("a", { href: `/games/${invite.game_id}`, "data-link": "" }, "Watch the game")));
+    summary.append(el("p", {}, t("Someone has already taken this seat.") + " ",
+      el("a", { href: `/games/${invite.game_id}`, "data-link": "" }, t("Watch the game"))));
     return;
   }
   $("join-form").hidden = false;
@@ -51,13 +52,13 @@ async function submit(event) {
   if (!current) return;
   const name = $("join-name").value.trim();
   const error = $("join-error");
-  if (!name) { error.textContent = "Type your name (1 to 40 characters) to take the seat."; $("join-name").focus(); return; }
+  if (!name) { error.textContent = t("Type your name (1 to 40 characters) to take the seat."); $("join-name").focus(); return; }
   $("join-button").disabled = true;
   try {
     const answer = await api.join(current.game_id, current.code, name);
     navigate(`/games/${answer.game_id}`);
   } catch (problem) {
-    error.textContent = problem.status === 409 ? "Someone took this seat just before you: ask your friend for another invitation." : problem.message;
+    error.textContent = problem.status === 409 ? t("Someone took this seat just before you: ask your friend for another invitation.") : problem.message;
   } finally {
     $("join-button").disabled = false;
   }

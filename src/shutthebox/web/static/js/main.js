@@ -12,6 +12,7 @@ import * as stats from "./stats.js";
 import * as daily from "./daily.js";
 import * as offline from "./offline.js";
 import * as sound from "./sound.js";
+import { t } from "./i18n.js";
 
 const VIEWS = ["new", "join", "game", "review", "howto", "history", "stats", "daily"];
 
@@ -33,37 +34,37 @@ async function route(created = null, first = false) {
   }
   if ((match = path.match(/^\/games\/([^/]+)$/))) {
     showView("game");
-    document.title = "Shut the Box: game";
+    document.title = t("Shut the Box: game");
     await board.open(decodeURIComponent(match[1]), created);
     return;
   }
   if ((match = path.match(/^\/join\/([^/]+)$/))) {
     showView("join");
-    document.title = "Shut the Box: join a game";
+    document.title = t("Shut the Box: join a game");
     await join.show(decodeURIComponent(match[1]));
   } else if ((match = path.match(/^\/how-to-play\/([^/]+)$/))) {
     showView("howto");
-    document.title = "Shut the Box: how to play";
+    document.title = t("Shut the Box: how to play");
     await howTo.show(decodeURIComponent(match[1]));
   } else if ((match = path.match(/^\/review\/([^/]+)$/))) {
     showView("review");
-    document.title = "Shut the Box: review";
+    document.title = t("Shut the Box: review");
     await review.show(decodeURIComponent(match[1]));
   } else if (path === "/history") {
     showView("history");
-    document.title = "Shut the Box: my games";
+    document.title = t("Shut the Box: my games");
     await myGames.show();
   } else if (path === "/daily") {
     showView("daily");
-    document.title = "Shut the Box: daily box";
+    document.title = t("Shut the Box: daily box");
     await daily.show();
   } else if (path === "/stats") {
     showView("stats");
-    document.title = "Shut the Box: statistics";
+    document.title = t("Shut the Box: statistics");
     await stats.show(params.get("player"));
   } else {
     showView("new");
-    document.title = "Shut the Box";
+    document.title = t("Shut the Box");
     await newGame.show();
   }
   if (!first) {

@@ -3,15 +3,16 @@
 
 import * as api from "./api.js";
 import { $, el } from "./dom.js";
+import { t } from "./i18n.js";
 
 const KINDS = [
-  ["here", "Here, on this screen"],
+  ["here", t("Here, on this screen")],
   ["open", "A friend (send a link)"],
-  ["computer:easy", "Computer: easy"],
-  ["computer:medium", "Computer: medium"],
-  ["computer:hard", "Computer: hard (perfect play)"],
+  ["computer:easy", t("Computer: easy")],
+  ["computer:medium", t("Computer: medium")],
+  ["computer:hard", t("Computer: hard (perfect play)")],
 ];
-const NUMBER_LABEL = { rounds: "Rounds", elimination: "Out at (points)", "loser-at": "Game ends at (points)", race: "Target (points)" };
+const NUMBER_LABEL = { rounds: t("Rounds"), elimination: t("Out at (points)"), "loser-at": t("Game ends at (points)"), race: t("Target (points)") };
 const RULE_FIELDS = ["tiles", "one_die", "one_die_forced", "moves", "max_tiles", "scoring", "instant_win"];
 
 let navigate = () => {};
@@ -21,13 +22,13 @@ export function init(go) {
   navigate = go;
   $("add-seat").addEventListener("click", () => {
     const n = $("seats").children.length + 1;
-    addSeat(`Player ${n}`, "here");
+    addSeat(t("Player {number}", { number: n }), "here");
     $("seats").lastElementChild.querySelector("input").focus();
   });
   $("format").addEventListener("change", updateNumber);
   $("new-game").addEventListener("submit", start);
-  addSeat("You", "here");
-  addSeat("Computer", "computer:hard");
+  addSeat(t("You"), "here");
+  addSeat(t("Computer"), "computer:hard");
   updateNumber();
   ready = loadChoices().then(loadPresets);
 }
@@ -44,11 +45,11 @@ function addSeat(name, kind) {
   select.value = kind;
   select.addEventListener("change", () => renameDefault(li, select.value));
   const li = el("li", { className: "seat" },
-    el("label", { for: nameId }, `Player ${index}`),
+    el("label", { for: nameId }, t("Player {number}", { number: index })),
     el("input", { id: nameId, className: "seat-name", maxLength: 40, value: name, autocomplete: "off", required: true }),
-    el("label", { for: kindId, className: "visually-hidden" }, `Who plays as player ${index}`),
+    el("label", { for: kindId, className: "visually-hidden" }, t("Who plays as player {number}", { number: index })),
     select,
-    el("button", { type: "button", className: "remove", "aria-label": `Remove player ${index}`, on: { click: () => removeSeat(li) } }, "Remove"));
+    el("button", { type: "button", className: "remove", "aria-label": t("Remove player {number}", { number: index }), on: { click: () => removeSeat(li) } }, t("Remove")));
   $("seats").append(li);
   renumber();
 }
@@ -58,9 +59,9 @@ function renameDefault(li, kind) {
   const input = li.querySelector(".seat-name");
   if (!/^(Player \d+|Computer( \d+)?|Friend( \d+)?)?$/.test(input.value.trim())) return;
   const index = [...$("seats").children].indexOf(li) + 1;
-  const base = kind === "open" ? "Friend" : kind.startsWith("computer") ? "Computer" : null;
+  const base = kind === "open" ? t("Friend") : kind.startsWith("computer") ? t("Computer") : null;
   const taken = [...$("seats").querySelectorAll(".seat-name")].filter((other) => other !== input).map((other) => other.value.trim());
-  input.value = base === null ? `Player ${index}` : taken.includes(base) ? `${base} ${index}` : base;
+  input.value = base === null ? t("Player {number}", { number: index }) : taken.includes(base) ? `${base} ${index}` : base;
 }
 
 function removeSeat(li) {
@@ -120,7 +121,7 @@ function readPlayers() {
   return [...$("seats").children].map((li, i) => {
     const name = li.querySelector(".seat-name").value.trim();
     const [kind, computer] = li.querySelector(".seat-kind").value.split(":");
-    if (!name) throw new Error(`Player ${i + 1} needs a name (a friend's seat takes a placeholder name they replace).`);
+    if (!name) throw new Error(t("Player {number} needs a name (a friend's seat takes a placeholder name they replace).", { number: i + 1 }));
     return computer ? { name, kind, computer } : { name, kind };
   });
 }

@@ -4,6 +4,7 @@
 import * as api from "./api.js";
 import { smallLine } from "./chart.js";
 import { $, el, fill, svg } from "./dom.js";
+import { t } from "./i18n.js";
 
 export async function show(name) {
   const list = $("stats-players");
@@ -13,16 +14,16 @@ export async function show(name) {
   try { players = await api.players(); } catch (error) { fill(list, el("p", { className: "error" }, error.message)); return; }
   if (!players.length) {
     fill(list, el("div", { className: "empty" },
-      el("p", {}, "No finished games yet. Finish a game and each player's record appears here, with their scores against perfect play."),
-      el("a", { href: "/", "data-link": "", className: "button primary" }, "Start a game")));
+      el("p", {}, t("No finished games yet. Finish a game and each player's record appears here, with their scores against perfect play.")),
+      el("a", { href: "/", "data-link": "", className: "button primary" }, t("Start a game"))));
     return;
   }
-  fill(list, el("h2", {}, "Players"), el("ul", { className: "chips" }, ...players.map((p) => el("li", {},
+  fill(list, el("h2", {}, t("Players")), el("ul", { className: "chips" }, ...players.map((p) => el("li", {},
     el("a", { href: `/stats?player=${encodeURIComponent(p.name)}`, "data-link": "", className: `chip${p.name === name ? " current" : ""}`,
       "aria-current": p.name === name ? "page" : null }, el("span", { className: "name" }, p.name), el("small", {}, ` ${p.games} ${p.games === 1 ? "game" : "games"}`))))));
-  if (name === null || name === undefined) { fill(box, el("p", { className: "note" }, "Choose a player to see their record.")); return; }
+  if (name === null || name === undefined) { fill(box, el("p", { className: "note" }, t("Choose a player to see their record."))); return; }
   if (!players.some((p) => p.name === name)) {
-    fill(box, el("p", { className: "empty" }, `No finished games for “${name}” yet. Choose a player from the list.`));
+    fill(box, el("p", { className: "empty" }, t("No finished games for “{name}” yet. Choose a player from the list.", { name })));
     return;
   }
   let s;
@@ -36,12 +37,12 @@ export async function show(name) {
     el("h2", { className: "name" }, s.player),
     el("table", { className: "facts-table" }, el("tbody", {}, ...words.rows.map(([k, v]) => el("tr", {}, el("th", { scope: "row" }, k), el("td", {}, String(v)))))),
     s.rating ? el("section", { className: "rating", "aria-labelledby": "rating-title" },
-      el("h3", { id: "rating-title" }, "Rating"),
+      el("h3", { id: "rating-title" }, t("Rating")),
       el("p", { className: "rating-text" }, s.rating.text),
       smallLine(s.rating.history, s.rating.history_title, s.rating.history_text),
       el("p", { className: "note" }, s.rating.history_text)) : null,
     s.accuracy ? el("section", { className: "accuracy", "aria-labelledby": "accuracy-title" },
-      el("h3", { id: "accuracy-title" }, "Accuracy"),
+      el("h3", { id: "accuracy-title" }, t("Accuracy")),
       el("p", { className: "accuracy-text" }, s.accuracy.text),
       smallLine(s.accuracy.history, s.accuracy.title, s.accuracy.text)) : null,
     solo,

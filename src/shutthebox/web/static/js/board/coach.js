@@ -6,6 +6,7 @@ import { $, el, fill } from "../dom.js";
 import { view } from "./state.js";
 import { myMove } from "./seats.js";
 import { say } from "../sentences.js";
+import { t } from "../i18n.js";
 
 export async function showHint() {
   const panel = $("hint-panel");
@@ -25,17 +26,17 @@ export async function showHint() {
     const percent = (v) => `${(v * 100).toFixed(2)} %`;
     const score = hint.measure === "expected score";
     const value = (v) => (score ? v.toFixed(2) : percent(v));
-    const verb = view.game.pending.role === "stand" ? "Stand up" : String(view.game.format).startsWith("battle") ? "Knock down" : "Shut";
+    const verb = view.game.pending.role === "stand" ? t("Stand up") : String(view.game.format).startsWith("battle") ? t("Knock down") : t("Shut");
     const rows = hint.options.map((o, i) => el("tr", { className: i === 0 ? "best" : "" },
       el("th", { scope: "row" }, `${i === 0 ? "★ " : ""}${o.text}`),
       el("td", {}, value(o.value)),
       el("td", {}, o.loss > 1e-9 ? (score ? o.loss.toFixed(2) : (o.loss * 100).toFixed(2)) : say("hint_best")),
       el("td", {}, percent(o.p_shut))));
     fill(panel, 
-      el("h2", {}, "Hint"),
+      el("h2", {}, t("Hint")),
       el("table", {},
         el("caption", {}, say(score ? "hint_caption_score" : "hint_caption_chance")),
-        el("thead", {}, el("tr", {}, ...[hint.kind === "shut" ? verb : "Dice", say(score ? "hint_expected_score" : "hint_chance_to_win"), say(score ? "hint_loses_points" : "hint_loses_chance"), say("hint_chance_to_shut")].map((h) => el("th", { scope: "col" }, h)))),
+        el("thead", {}, el("tr", {}, ...[hint.kind === "shut" ? verb : t("Dice"), say(score ? "hint_expected_score" : "hint_chance_to_win"), say(score ? "hint_loses_points" : "hint_loses_chance"), say("hint_chance_to_shut")].map((h) => el("th", { scope: "col" }, h)))),
         el("tbody", {}, ...rows)),
       hint.message ? el("p", { className: "note" }, hint.message) : null);
     panel.hidden = false;

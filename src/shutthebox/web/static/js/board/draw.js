@@ -10,6 +10,7 @@ import { showOver } from "./moments.js";
 import { toggle } from "./input.js";
 import { updateCoach } from "./coach.js";
 import { say, loaded } from "../sentences.js";
+import { t } from "../i18n.js";
 
 const ACTION_BUTTONS = ["roll", "one-die", "two-dice", "shut", "clear", "hint"];
 
@@ -36,7 +37,7 @@ export function render() {
   $("roll").hidden = !(mine && p.kind === "roll");
   $("one-die").hidden = $("two-dice").hidden = !(mine && p.kind === "choose-dice");
   $("shut").hidden = $("clear").hidden = !(mine && p.kind === "shut");
-  $("shut").textContent = !battle ? "Shut" : p.role === "stand" ? "Stand up" : "Knock down";
+  $("shut").textContent = !battle ? t("Shut") : p.role === "stand" ? t("Stand up") : t("Knock down");
   $("hint").hidden = !mine;
   $("coach-toggle").parentElement.hidden = mySeats().size === 0 || g.status !== "playing";
   $("watching").hidden = mySeats().size > 0;
@@ -160,20 +161,20 @@ function drawPlayers(g) {
     if (g.pending.seat === seat && g.status === "playing") classes.push("to-play");
     if ((g.winners || []).includes(seat)) classes.push("winner");
     if (g.active && !g.active[seat]) classes.push("out");
-    const kind = info.kind === "computer" ? `computer, ${info.computer || player.computer}`
-      : info.kind === "open" && !info.joined ? "waiting to join" : info.kind === "open" ? "friend" : "";
-    const you = held.has(seat) && strangers ? "you" : "";
+    const kind = info.kind === "computer" ? t("computer, {strength}", { strength: info.computer || player.computer })
+      : info.kind === "open" && !info.joined ? t("waiting to join") : info.kind === "open" ? t("friend") : "";
+    const you = held.has(seat) && strangers ? t("you") : "";
     const note = [kind, you].filter(Boolean).join(" · ");
     const score = g.round_scores ? g.round_scores[String(seat)] : undefined;
     return el("tr", { className: classes.join(" ") },
       el("th", { scope: "row" }, el("span", { className: "name" }, info.name || player.name), note ? el("small", {}, ` ${note}`) : null,
-        g.pending.seat === seat && g.status === "playing" ? el("span", { className: "visually-hidden" }, " (to play)") : null),
+        g.pending.seat === seat && g.status === "playing" ? el("span", { className: "visually-hidden" }, " " + t("(to play)")) : null),
       battle ? el("td", {}, say(seat === 0 ? "role_knock" : "role_stand")) : el("td", {}, score === undefined ? "–" : String(score)),
       battle ? null : el("td", {}, String(g.totals[seat])));
   });
-  const head = battle ? ["Player", "Role"] : ["Player", "This round", "Total"];
+  const head = battle ? [t("Player"), t("Role")] : [t("Player"), t("This round"), t("Total")];
   fill($("players"), el("table", {},
-    el("caption", { className: "visually-hidden" }, "Players"),
+    el("caption", { className: "visually-hidden" }, t("Players")),
     el("thead", {}, el("tr", {}, ...head.map((h) => el("th", { scope: "col" }, h)))),
     el("tbody", {}, ...rows)));
 }
@@ -195,16 +196,16 @@ function drawShare(g) {
     const invite = invites.find((i) => i.seat === seat.seat);
     if (!invite) return el("p", {}, say("invite_waiting", { name: seat.name }));
     const link = new URL(invite.link, location.origin).href;
-    const input = el("input", { readOnly: true, value: link, className: "share-link", "aria-label": `Link for ${seat.name}` });
+    const input = el("input", { readOnly: true, value: link, className: "share-link", "aria-label": t("Link for {name}", { name: seat.name }) });
     const copy = el("button", { type: "button", on: { click: async () => {
-      try { await navigator.clipboard.writeText(link); copy.textContent = "Copied"; } catch { input.select(); copy.textContent = "Press Ctrl+C to copy"; }
-    } } }, "Copy link");
+      try { await navigator.clipboard.writeText(link); copy.textContent = t("Copied"); } catch { input.select(); copy.textContent = t("Press Ctrl+C to copy"); }
+    } } }, t("Copy link"));
     return el("div", { className: "invite" },
       el("div", {},
         el("p", {}, ...withCode(say("invite_seat", { seat: seat.seat + 1, name: seat.name }), invite.code)),
         el("div", { className: "share-row" }, input, copy)),
       el("img", { src: invite.qr, alt: `QR code of the link for ${seat.name}`, className: "qr", width: 160, height: 160 }));
   });
-  fill(share, el("h2", {}, "Invite your friends"), ...cards);
+  fill(share, el("h2", {}, t("Invite your friends")), ...cards);
   share.hidden = false;
 }

@@ -9,6 +9,7 @@ import { receive } from "./playback.js";
 import { render, setBusy } from "./draw.js";
 import { showHint, updateCoach } from "./coach.js";
 import { say } from "../sentences.js";
+import { t } from "../i18n.js";
 
 const TILE_KEYS = { "0": 10, "-": 11, "=": 12 };
 
@@ -42,14 +43,14 @@ async function act(path, body) {
       return;
     } catch (error) {
       if ((error.status === 429 || error.status === 503 || error.status === 0) && attempt < 3) {
-        $("game-error").textContent = error.status === 429 ? "Busy: trying again in a moment…" : error.message;
+        $("game-error").textContent = error.status === 429 ? t("Busy: trying again in a moment…") : error.message;
         await pause(1000 * (error.retryAfter || attempt + 1));
         continue;
       }
       setBusy(false);
       if (error.status === 409) { view.selected.clear(); view.moveFocus = true; await refresh(); return; }
       $("game-error").textContent = error.status === 401 || error.status === 403
-        ? "This seat is not held in this browser: you can watch, but only its player can play it."
+        ? t("This seat is not held in this browser: you can watch, but only its player can play it.")
         : error.message;
       render();
       return;

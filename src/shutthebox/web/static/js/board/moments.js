@@ -4,6 +4,7 @@ import { $, el, fill, announce } from "../dom.js";
 import { nameOf } from "./seats.js";
 import { say } from "../sentences.js";
 import { playAgainButton, showSeries } from "../series.js";
+import { t } from "../i18n.js";
 
 export function showMoment(event, line) {
   if (!event.shut_box || !line) return;
@@ -15,7 +16,7 @@ export function showMoment(event, line) {
 
 function roundTable(state, scores, totals) {
   return el("table", {},
-    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Player"), el("th", { scope: "col" }, "Score"), el("th", { scope: "col" }, "Total"))),
+    el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("Player")), el("th", { scope: "col" }, t("Score")), el("th", { scope: "col" }, t("Total")))),
     el("tbody", {}, ...state.players.map((_, seat) => el("tr", {},
       el("th", { scope: "row" }, nameOf(state, seat)),
       el("td", {}, scores[String(seat)] === undefined ? "–" : String(scores[String(seat)])),
@@ -45,8 +46,8 @@ export function showOver(g) {
     final,
     el("p", { className: "actions" },
       playAgainButton(g),
-      el("a", { href: `/review/${g.id}`, "data-link": "", className: "button primary" }, "Review every move"),
-      el("a", { href: "/", "data-link": "", className: "button" }, "New game")));
+      el("a", { href: `/review/${g.id}`, "data-link": "", className: "button primary" }, t("Review every move")),
+      el("a", { href: "/", "data-link": "", className: "button" }, t("New game"))));
   moment.hidden = false;
   announce(heading);
   showSeries(g);          // the tally, with this game counted

@@ -3,12 +3,13 @@
 
 import * as api from "../api.js";
 import { view } from "./state.js";
+import { t } from "../i18n.js";
 
 export function nameOf(state, seat) {
   const seats = state.seats || [];
   const fromSeats = seats.find((s) => s.seat === seat);
   if (fromSeats && fromSeats.name) return fromSeats.name;
-  return (state.players && state.players[seat] && state.players[seat].name) || `Seat ${seat + 1}`;
+  return (state.players && state.players[seat] && state.players[seat].name) || t("Seat {number}", { number: seat + 1 });
 }
 
 export function mySeats(state = view.game) {
