@@ -3,22 +3,26 @@ and the regret of the random policy, of the best simple player (highest-first or
 and of short MaskablePPO runs (sb3-contrib, the ``rl`` extra: the mean over ``--seeds``, with
 the range, the steps and the minutes a run).
 
-Turn tasks and the deciding round are evaluated exactly (:func:`shutthebox.envs.evaluate`);
-the longer matches by playing ``--matches`` matches against the optimal player (the regret is
-then the optimum less the win rate, ± the half width of its 95 % interval). A task is
-recommended where the best simple player's regret is at least 5 % of the optimum's size: the
-headroom a learner can show. The learner runs are short and the machine shared: the learner's
-figures are indicative, not the best a learner can do. Prints the table; ``--markdown`` writes
-it into the manual (docs/environments.md, between its markers).
+Turn tasks and the matches :func:`shutthebox.envs.evaluate` takes within ``--match-positions``
+(the deciding rounds) are evaluated exactly; the longer matches by playing ``--matches``
+matches against the optimal player (the regret is then the optimum less the win rate, ± the
+half width of its 95 % interval). A task is recommended where the best simple player's regret
+is at least 5 % of the optimum's size: the headroom a learner can show. The learner runs are
+short and the machine shared: the learner's figures are indicative, not the best a learner can
+do. Prints the table; ``--markdown`` writes it into the manual (docs/environments.md, between
+its ``baselines:table`` markers), with the command that made it. ``--fast`` is a smoke test
+(a few steps, one seed, a few matches) whose figures mean nothing and are never written.
 
-    python benchmarks/baselines.py [--markdown] [--turn-steps 60000] [--match-steps 30000]
-                                   [--seeds 0 1 2] [--matches 2000] [--tasks ID ...]
+    python benchmarks/baselines.py [--markdown] [--fast] [--turn-steps 60000]
+        [--twelve-steps 20000] [--match-steps 30000] [--seeds 0 1 2] [--matches 2000]
+        [--match-positions 2000] [--tasks ID ...]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,6 +34,7 @@ from report import machine, write_between
 import shutthebox.envs
 from shutthebox.envs import TASKS, Task, evaluate, uniform_random
 from shutthebox.envs.evaluation import PolicyError
+from shutthebox.envs.match_evaluation import MAX_POSITIONS
 from shutthebox.players.base import Situation
 from shutthebox.players.simple import FewestTilesStrategy, HighestFirstStrategy
 from shutthebox.turn import Phase
@@ -37,8 +42,9 @@ from shutthebox.turn import Phase
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "environments.md"
 HEADROOM = 0.05
 """A task is recommended when the best simple player leaves this share of the optimum."""
-TWELVE_TILE_STEPS = 20_000
-"""Learner steps on 12 tiles, whose 4,098 actions make each step costly."""
+FAST = {"turn_steps": 2048, "twelve_steps": 2048, "match_steps": 1024, "seeds": [0],
+        "matches": 20}
+"""The smoke test's settings (``--fast``): one short rollout of each learner."""
 SIMPLE = {"highest-first": HighestFirstStrategy(), "fewest-tiles": FewestTilesStrategy()}
 
 
@@ -107,7 +113,7 @@ def train_turn(task: Task, steps: int, seed: int) -> Any:
     from shutthebox.envs.vector import ShutTheBoxVectorEnv
 
     torch.set_num_threads(1)
-    games = 64 if steps > TWELVE_TILE_STEPS else 16
+    games = 64 if steps > 20_000 else 16      # fewer games a rollout on a short run
     venv: Any = StableBaselinesVecEnv(ShutTheBoxVectorEnv(num_envs=games, rules=task.rules,
                                                           reward=task.reward))
     venv.seed(seed)
@@ -137,18 +143,19 @@ def train_match(task: Task, steps: int, seed: int) -> Any:
     return model
 
 
-def measure(task: Task, turn_steps: int, match_steps: int, seeds: list[int],
-            matches: int) -> Row:
+def measure(task: Task, args: argparse.Namespace) -> Row:
     """A task's row: the exact optimum and the regrets; the learner's is the mean over its
     seeds (exact, or by play on the longer matches)."""
-    seed = seeds[0]
+    seeds, matches, seed = args.seeds, args.matches, args.seeds[0]
     began = time.perf_counter()
     optimum = task.optimum()
     exact = True
+    positions = args.match_positions
     try:
-        random_regret = evaluate(uniform_random, task.id).regret
+        random_regret = evaluate(uniform_random, task.id, max_positions=positions).regret
         random_text = fmt(random_regret, optimum)
-        simple = {name: evaluate(player, task.id).regret for name, player in SIMPLE.items()}
+        simple = {name: evaluate(player, task.id, max_positions=positions).regret
+                  for name, player in SIMPLE.items()}
         best = min(simple, key=lambda name: simple[name])
         heuristic_text = f"{fmt(simple[best], optimum)} ({best})"
     except PolicyError:          # a longer match: played
@@ -163,13 +170,14 @@ def measure(task: Task, turn_steps: int, match_steps: int, seeds: list[int],
         heuristic_text = f"{played[best][0]:.3f} ± {played[best][1]:.3f} ({best})"
     bare: Any = task.make().unwrapped
     twelve = not task.is_match and bare.rules.tiles > 9
-    steps = match_steps if task.is_match else TWELVE_TILE_STEPS if twelve else turn_steps
+    steps = (args.match_steps if task.is_match else args.twelve_steps if twelve
+             else args.turn_steps)
     regrets, minutes = [], 0.0
     for seed in seeds:
         trained = time.perf_counter()
         model = (train_match if task.is_match else train_turn)(task, steps, seed)
         minutes += (time.perf_counter() - trained) / 60 / len(seeds)
-        regrets.append(evaluate(model, task.id).regret if exact
+        regrets.append(evaluate(model, task.id, max_positions=positions).regret if exact
                        else played_regret(task, model, matches, seed)[0])
     learner_text = fmt(float(np.mean(regrets)), optimum)
     if len(seeds) > 1:
@@ -204,21 +212,60 @@ def table(rows: list[Row], command: str, loads: list[float]) -> str:
     return "\n".join(lines) + "\n"
 
 
+class HelpFormatter(argparse.RawDescriptionHelpFormatter,
+                    argparse.ArgumentDefaultsHelpFormatter):
+    """The module's description as written, and every option's default."""
+
+
+def parser() -> argparse.ArgumentParser:
+    parsing = argparse.ArgumentParser(
+        prog="python benchmarks/baselines.py", description=__doc__.split("\n    python")[0],
+        formatter_class=HelpFormatter)
+    parsing.add_argument("--markdown", action="store_true",
+                         help="write the table into docs/environments.md (between its "
+                              "baselines:table markers)")
+    parsing.add_argument("--fast", action="store_true",
+                         help=f"a smoke test: {FAST['turn_steps']:,} learner steps on a turn "
+                              f"(12 tiles too), {FAST['match_steps']:,} on a match, seed 0, "
+                              f"{FAST['matches']} matches by play; overrides those options, "
+                              f"and is never written into the manual")
+    parsing.add_argument("--turn-steps", type=int, default=60_000,
+                         help="MaskablePPO's steps on a turn task of 9 tiles")
+    parsing.add_argument("--twelve-steps", type=int, default=20_000,
+                         help="MaskablePPO's steps on a turn task of 12 tiles (4,098 actions "
+                              "make each step costly)")
+    parsing.add_argument("--match-steps", type=int, default=30_000,
+                         help="MaskablePPO's steps on a match task")
+    parsing.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2],
+                         help="the learner's seeds (its regret is their mean); the first "
+                              "also seeds the matches played")
+    parsing.add_argument("--matches", type=int, default=2000,
+                         help="matches played per policy on a match evaluate() refuses")
+    parsing.add_argument("--match-positions", type=int, default=MAX_POSITIONS,
+                         help="the most positions a match is evaluated exactly at "
+                              "(evaluate's max_positions); beyond, it is measured by play")
+    parsing.add_argument("--tasks", nargs="+", default=argparse.SUPPRESS, metavar="ID",
+                         help="the tasks to measure (default: the whole suite)")
+    return parsing
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--markdown", action="store_true",
-                        help="write the table into docs/environments.md")
-    parser.add_argument("--turn-steps", type=int, default=60_000)
-    parser.add_argument("--match-steps", type=int, default=30_000)
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
-    parser.add_argument("--matches", type=int, default=2000)
-    parser.add_argument("--tasks", nargs="*", default=[t.id for t in shutthebox.envs.SUITE])
-    args = parser.parse_args()
+    parsing = parser()
+    args = parsing.parse_args()
+    if args.fast:
+        if args.markdown:
+            parsing.error("--fast measures nothing worth writing: leave out --markdown")
+        for name, value in FAST.items():
+            setattr(args, name, value)
+    if "tasks" not in args:
+        args.tasks = [task.id for task in shutthebox.envs.SUITE]
+    unknown = [task_id for task_id in args.tasks if task_id not in TASKS]
+    if unknown:
+        parsing.error(f"unknown task {unknown[0]!r}: known are {', '.join(TASKS)}")
     rows, loads = [], []
     for task_id in args.tasks:
         loads.append(os.getloadavg()[0])
-        row = measure(TASKS[task_id], args.turn_steps, args.match_steps, args.seeds,
-                      args.matches)
+        row = measure(TASKS[task_id], args)
         rows.append(row)
         print(f"{task_id}: optimum {fmt(row.optimum, row.optimum)}, random {row.random}, "
               f"best simple {row.heuristic}, MaskablePPO {row.learner} "
@@ -226,7 +273,8 @@ def main() -> None:
         if (row.headroom >= HEADROOM) != TASKS[task_id].recommended:
             print(f"  note: measured headroom {row.headroom:.1%} disagrees with the suite's "
                   f"recommendation ({TASKS[task_id].recommended})")
-    markdown = table(rows, "python3 benchmarks/baselines.py --markdown", loads)
+    command = " ".join(["python3 benchmarks/baselines.py", *sys.argv[1:]])
+    markdown = table(rows, command, loads)
     print()
     print(markdown)
     if args.markdown:
