@@ -20,11 +20,10 @@ is one lookup.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import gettext
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
@@ -132,15 +131,25 @@ def N_(message: str) -> str:
     return message
 
 
-@contextlib.contextmanager
-def speaking(language: str) -> Iterator[None]:
-    """Within the block, :func:`_` speaks ``language`` (one of :data:`LANGUAGES`)."""
-    tokens = _language.set(language), _catalogue.set(catalogue(language))
-    try:
-        yield
-    finally:
-        _catalogue.reset(tokens[1])
-        _language.reset(tokens[0])
+class speaking:
+    """Within the block, :func:`_` speaks ``language`` (one of :data:`LANGUAGES`).
+
+    A class rather than a generator: the server enters one for every request it answers."""
+
+    __slots__ = ("_catalogue", "_language", "_tokens")
+
+    def __init__(self, language: str) -> None:
+        self._language = language
+        self._catalogue = catalogue(language)
+        self._tokens: tuple[Token[str], Token[Catalogue]] | None = None
+
+    def __enter__(self) -> None:
+        self._tokens = _language.set(self._language), _catalogue.set(self._catalogue)
+
+    def __exit__(self, *exc: object) -> None:
+        assert self._tokens is not None, "speaking was left before it was entered"
+        _catalogue.reset(self._tokens[1])
+        _language.reset(self._tokens[0])
 
 
 def speak(language: str) -> None:

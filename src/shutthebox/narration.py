@@ -28,7 +28,7 @@ from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.formats import FormatKind, GameFormat
 from shutthebox.language import N_, _, current_language
-from shutthebox.match import Event, EventKind, Match, PendingKind, format_money
+from shutthebox.match import Event, EventKind, Match, Pending, PendingKind, format_money
 from shutthebox.phrases import join_words
 from shutthebox.players.base import Role
 from shutthebox.rules import (
@@ -156,7 +156,31 @@ def choices() -> dict[str, list[dict[str, str]]]:
                        for kind in FormatKind]}
 
 
-def waiting_text(match: Match, computer: bool) -> str | None:
+# What a move's answer says of the step waited for, each as said to the player and of them
+# (marked once here rather than at every call: the server says them at every move).
+_CHOOSING_DICE = (N_("You are choosing one die or two…"),
+                  N_("{name} is choosing one die or two…"))
+_CHOOSING_SHUT = (N_("You rolled {roll} and are choosing tiles to shut…"),
+                  N_("{name} rolled {roll} and is choosing tiles to shut…"))
+_CHOOSING_STAND = (N_("You rolled {roll} and are choosing tiles to stand up…"),
+                   N_("{name} rolled {roll} and is choosing tiles to stand up…"))
+_CHOOSING_KNOCK = (N_("You rolled {roll} and are choosing tiles to knock down…"),
+                   N_("{name} rolled {roll} and is choosing tiles to knock down…"))
+_WAITING_ROLL = (N_("Waiting for you to roll…"),
+                 N_("Waiting for {name} to roll…"))
+_ASK_DICE = (N_("Roll one die or two?"),
+             N_("{name}: roll one die or two?"))
+_ASK_SHUT = (N_("You rolled {roll}: shut tiles adding up to {total}."),
+             N_("{name} rolled {roll}: shut tiles adding up to {total}."))
+_ASK_STAND = (N_("You rolled {roll}: stand up tiles adding up to {total}."),
+              N_("{name} rolled {roll}: stand up tiles adding up to {total}."))
+_ASK_KNOCK = (N_("You rolled {roll}: knock down tiles adding up to {total}."),
+              N_("{name} rolled {roll}: knock down tiles adding up to {total}."))
+_ASK_ROLL = (N_("Your roll: press Roll or Enter."),
+             N_("{name}: roll the dice."))
+
+
+def waiting_text(match: Match, computer: bool, pending: Pending | None = None) -> str | None:
     """What the match waits for, as someone watching reads it (None: nobody's step);
     ``computer``: whether the seat to act is a computer's.
 
@@ -165,32 +189,28 @@ def waiting_text(match: Match, computer: bool) -> str | None:
     ...              False)
     'Waiting for Ann to roll…'
     """
-    pending = match.pending
+    pending = match.pending if pending is None else pending
     if match.is_over or pending.seat is None or pending.kind is PendingKind.ROLL_OFF:
         return None
     name = match.players[pending.seat]
     if computer:
         return _("{name} (computer) is playing…").format(name=name)
     if pending.kind is PendingKind.CHOOSE_DICE:
-        return about(name, N_("You are choosing one die or two…"),
-                     N_("{name} is choosing one die or two…"))
+        return about(name, *_CHOOSING_DICE)
     roll = pending.turn.roll if pending.turn is not None else None
     if pending.kind is PendingKind.SHUT and roll:
         said = format_roll(roll)
         if not pending.role.in_battle:
-            return about(name, N_("You rolled {roll} and are choosing tiles to shut…"),
-                         N_("{name} rolled {roll} and is choosing tiles to shut…"), roll=said)
+            return about(name, *_CHOOSING_SHUT, roll=said)
         if pending.role is Role.STAND:
-            return about(name, N_("You rolled {roll} and are choosing tiles to stand up…"),
-                         N_("{name} rolled {roll} and is choosing tiles to stand up…"),
+            return about(name, *_CHOOSING_STAND,
                          roll=said)
-        return about(name, N_("You rolled {roll} and are choosing tiles to knock down…"),
-                     N_("{name} rolled {roll} and is choosing tiles to knock down…"),
+        return about(name, *_CHOOSING_KNOCK,
                      roll=said)
-    return about(name, N_("Waiting for you to roll…"), N_("Waiting for {name} to roll…"))
+    return about(name, *_WAITING_ROLL)
 
 
-def prompt_text(match: Match, named: bool) -> str | None:
+def prompt_text(match: Match, named: bool, pending: Pending | None = None) -> str | None:
     """What the player whose step it is is asked to do, spoken to them (None: nobody's
     step); ``named``: address the seat by its name, as at a table of several people on one
     screen, rather than as "you".
@@ -200,36 +220,33 @@ def prompt_text(match: Match, named: bool) -> str | None:
     >>> prompt_text(match, False), prompt_text(match, True)
     ('Your roll: press Roll or Enter.', 'Ann: roll the dice.')
     """
-    pending = match.pending
+    pending = match.pending if pending is None else pending
     if match.is_over or pending.seat is None or pending.kind is PendingKind.ROLL_OFF:
         return None
     name = match.players[pending.seat] if named else YOU
     if pending.kind is PendingKind.CHOOSE_DICE:
-        return about(name, N_("Roll one die or two?"), N_("{name}: roll one die or two?"))
+        return about(name, *_ASK_DICE)
     roll = pending.turn.roll if pending.turn is not None else None
     if pending.kind is PendingKind.SHUT and roll:
         said, total = format_roll(roll), sum(roll)
         if not pending.role.in_battle:
-            return about(name, N_("You rolled {roll}: shut tiles adding up to {total}."),
-                         N_("{name} rolled {roll}: shut tiles adding up to {total}."),
+            return about(name, *_ASK_SHUT,
                          roll=said, total=total)
         if pending.role is Role.STAND:
-            return about(name, N_("You rolled {roll}: stand up tiles adding up to {total}."),
-                         N_("{name} rolled {roll}: stand up tiles adding up to {total}."),
+            return about(name, *_ASK_STAND,
                          roll=said, total=total)
-        return about(name, N_("You rolled {roll}: knock down tiles adding up to {total}."),
-                     N_("{name} rolled {roll}: knock down tiles adding up to {total}."),
+        return about(name, *_ASK_KNOCK,
                      roll=said, total=total)
-    return about(name, N_("Your roll: press Roll or Enter."), N_("{name}: roll the dice."))
+    return about(name, *_ASK_ROLL)
 
 
-def legend_text(match: Match) -> str | None:
+def legend_text(match: Match, pending: Pending | None = None) -> str | None:
     """In a battle, what the marked tiles mean to the player to act (None elsewhere).
 
     >>> from shutthebox.match import MatchConfig
     >>> legend_text(Match(MatchConfig(Rules(), GameFormat.parse("single"), ("Ann", "Bo"))))
     """
-    pending = match.pending
+    pending = match.pending if pending is None else pending
     if match.is_over or not pending.role.in_battle:
         return None
     if pending.role is Role.STAND:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from shutthebox.dice import format_roll
-from shutthebox.match import TABLE_EVENTS, GameFormat, Match, PendingKind, format_money
+from shutthebox.match import TABLE_EVENTS, GameFormat, Match, Pending, PendingKind, format_money
 from shutthebox.narration import (
     ending_text,
     format_text,
@@ -68,12 +68,13 @@ def game_view(game_id: str, loaded: LoadedGame, since: int, you: list[int]
     rules = match.rules if match is not None else Rules.from_dict(config["rules"])
     stake = config.get("stake", 0)
     round_number = match.round or None if match is not None else None
+    events = loaded.log(since)
     common = {
         "id": game_id, "rules": config["rules"], "format": str(fmt),
         "seats": [s.to_dict() for s in seats], "you": you,
         "players": [{"name": s.name, "computer": s.computer} for s in seats],
         "stake": stake, "event_count": loaded.count, "since": since,
-        "events": loaded.log(since), "events_text": events_text(loaded, since),
+        "events": events, "events_text": events_text(loaded, since, events),
         "rules_text": rules_text(rules),
         "title": title_text(fmt, round_number, stake, match.pot if match is not None else 0),
         "format_text": format_text(fmt, round_number), "table": table_view(loaded)}
@@ -89,10 +90,11 @@ def game_view(game_id: str, loaded: LoadedGame, since: int, you: list[int]
                 "active": [True] * len(seats), "winners": [], "losers": [],
                 "payouts": {}}
     ended = loaded.table.ended
+    pending = match.pending
     return {
         **common, "status": "over" if match.is_over or ended else "playing",
         "pot": match.pot, "pot_text": format_money(match.pot),
-        "pending": pending_view(match, seats, loaded.table.plays(match.pending.seat), ended),
+        "pending": pending_view(match, seats, loaded.table.plays(pending.seat), ended, pending),
         "board": list(tiles_of(match.board)), "round": match.round,
         "round_scores": {str(s): v for s, v in match.round_scores.items()},
         "totals": list(match.totals), "active": list(match.active),
@@ -113,12 +115,14 @@ def table_view(loaded: LoadedGame) -> dict[str, Any]:
 
 
 def pending_view(match: Match, seats: list[Seat], played: bool = False,
-                 ended: bool = False) -> dict[str, Any]:
+                 ended: bool = False, pending: Pending | None = None) -> dict[str, Any]:
     """What the match waits for: its kind, the seat and role, whether a person at the table
     acts, the roll to shut tiles for (also in words), the dice, the legal choices, and what
     the game waits for in words. ``played``: the computer plays for the person whose seat
-    acts; ``ended``: the host ended the game (nobody acts)."""
-    pending = match.pending
+    acts; ``ended``: the host ended the game (nobody acts); ``pending``: ``match.pending``,
+    when the caller has it."""
+    if pending is None:
+        pending = match.pending
     if ended:
         return {"kind": PendingKind.OVER, "seat": None, "role": pending.role, "human": False,
                 "roll": None, "roll_text": None, "dice": None, "legal": [],
@@ -140,19 +144,24 @@ def pending_view(match: Match, seats: list[Seat], played: bool = False,
         if shut and turn is not None else [],
         "dice_choices": list(turn.legal_actions())
         if turn is not None and pending.kind is PendingKind.CHOOSE_DICE else [],
-        "text": waiting_text(match, computer),
-        "prompt": None if computer else prompt_text(match, named=False),
-        "prompt_named": None if computer else prompt_text(match, named=True),
-        "legend": legend_text(match)}
+        "text": waiting_text(match, computer, pending),
+        "prompt": None if computer else prompt_text(match, False, pending),
+        "prompt_named": None if computer else prompt_text(match, True, pending),
+        "legend": legend_text(match, pending)}
 
 
-def events_text(loaded: LoadedGame, since: int) -> list[str | None]:
+def events_text(loaded: LoadedGame, since: int, events: list[dict[str, Any]] | None = None
+                ) -> list[str | None]:
     """Each event from number ``since`` on in words, as the terminal says it (None: an
-    event that says nothing the board does not show; the seat events say nothing)."""
-    said: list[str | None] = [None] * max(0, len(loaded.prefix) - since)
+    event that says nothing the board does not show; the seat events say nothing);
+    ``events``: those events, when the caller has them already."""
+    skipped = max(0, len(loaded.prefix) - since)
+    said: list[str | None] = [None] * skipped
     match = loaded.match
     if match is not None:
-        for event in loaded.log(max(since, len(loaded.prefix))):
+        if events is None:
+            events = loaded.log(since)
+        for event in events[skipped:]:
             if event["type"] in TABLE_EVENTS:
                 said.append(table_text(event, match.players))
                 continue
