@@ -181,3 +181,39 @@ def test_many_different_language_headers_stay_bounded(client: TestClient) -> Non
         header = f"x{number}, es;q=0.{number % 9 + 1}"
         assert client.get(path, headers={"Accept-Language": header}).status_code == 200
     assert _negotiated.cache_info().currsize <= 512
+
+
+def test_the_live_feed_speaks_each_watcher_s_language_one_message_per_language(
+        client: TestClient) -> None:
+    """A German player rolls; a French, an Arabic and an English watcher each hear the
+    roll in their language; the batch is said in each language once, for all its
+    watchers."""
+    created = client.post("/api/games", json={"players": [{"name": "Ann"}, {"name": "Bo"}],
+                                              "format": "rounds:3"}).json()
+    live = f"/api/games/{created['id']}/live?since={created['event_count']}"
+    token = {"Authorization": f"Bearer {created['tokens']['0']}", "Accept-Language": "de"}
+    with client.websocket_connect(live + "&lang=fr") as french, \
+            client.websocket_connect(live + "&lang=fr") as french_too, \
+            client.websocket_connect(live, headers={"Cookie": "lang=ar"}) as arabic, \
+            client.websocket_connect(live) as english:
+        for feed in (french, french_too, arabic, english):
+            feed.receive_json()
+        rolled = client.post(f"/api/games/{created['id']}/roll",
+                             json={"event": created["event_count"]}, headers=token)
+        assert rolled.status_code == 200
+        german_text = rolled.json()["events_text"]
+        heard = {name: feed.receive_json()["events_text"] for name, feed in (
+            ("fr", french), ("fr too", french_too), ("ar", arabic), ("en", english))}
+        batch = client.app.state.hub.batch_after(  # type: ignore[attr-defined]
+            created["id"], created["event_count"])
+    roll = next(e for e in rolled.json()["events"] if e["type"] == "roll")
+    said = "+".join(map(str, roll["roll"])) + f"={sum(roll['roll'])}"
+    for code in ("fr", "ar", "en"):
+        with speaking(code):
+            expected = _("{name} rolls {roll}").format(name="Ann", roll=said)
+        assert expected in heard[code], (code, heard[code])
+    with speaking("de"):
+        assert _("{name} rolls {roll}").format(name="Ann", roll=said) in german_text
+    assert heard["fr"] == heard["fr too"]
+    assert batch is not None and batch.language == "de"
+    assert set(batch.spoken) == {"fr", "ar", "en"}        # each made once

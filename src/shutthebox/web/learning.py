@@ -24,9 +24,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from shutthebox.language import _
+from shutthebox.language import N_, _, ngettext
 
-SIZE_WORDS = {"inaccuracy": "an inaccuracy", "mistake": "a mistake", "blunder": "a blunder"}
+SIZE_WORDS = {"inaccuracy": N_("an inaccuracy"), "mistake": N_("a mistake"),
+              "blunder": N_("a blunder")}
+"""Each size of mistake in words (said with :func:`_`)."""
+_SIZE_NAMES = {"inaccuracy": N_("Inaccuracy"), "mistake": N_("Mistake"),
+               "blunder": N_("Blunder")}
+_SHAPES = {"inaccuracy": N_("an inaccuracy as a small circle"),
+           "mistake": N_("a mistake as a circle"), "blunder": N_("a blunder as a cross")}
+_UNITS = {"points": N_("points"), "percentage points": N_("percentage points")}
+_FIRST_PLACES = {"start": N_("at the start"), "roll-off": N_("after the roll-off"),
+                 "roll": N_("after the first roll")}
 
 
 def _plain(value: float, by_chance: bool) -> str:
@@ -36,13 +45,12 @@ def _plain(value: float, by_chance: bool) -> str:
 
 
 def _shown(value: float, by_chance: bool) -> str:
-    return _plain(value, by_chance) + ("" if by_chance else " points")
+    plain = _plain(value, by_chance)
+    return plain if by_chance else _("{value} points").format(value=plain)
 
 
 def _first_place(moment: Mapping[str, Any]) -> str:
-    return {"start": "at the start", "roll-off": "after the roll-off"}.get(
-        moment["kind"], "after the first roll" if moment["kind"] == "roll"
-        else "after the first move")
+    return _(_FIRST_PLACES.get(moment["kind"], N_("after the first move")))
 
 
 def chart_words(analysis: Mapping[str, Any], decisions: Sequence[Mapping[str, Any]]
@@ -55,8 +63,7 @@ def chart_words(analysis: Mapping[str, Any], decisions: Sequence[Mapping[str, An
     costly)."""
     players = analysis["players"]
     by_chance = bool(players) and players[0]["unit"] == "chance"
-    measure = "Chance to win" if by_chance else (
-        players[0]["measure"].capitalize() if players else "Value")
+    measure = _("Chance to win") if by_chance else _("Expected score")
     moments = analysis["moments"]
     figures = []
     for player in players:
@@ -65,37 +72,39 @@ def chart_words(analysis: Mapping[str, Any], decisions: Sequence[Mapping[str, An
         if not known:
             continue
         values = [m["values"][name] for m in known]
-        last = known[-1]
-        end = "at the end" if last["kind"] == "end" else "now"
-        figures.append(
-            f"{name}: {_shown(values[0], by_chance)} {_first_place(known[0])}, "
-            f"{_plain(values[-1], by_chance)} {end}; lowest {_plain(min(values), by_chance)}, "
-            f"highest {_plain(max(values), by_chance)}.")
+        figures.append((_("{name}: {first} {when}, {last} at the end; lowest {lowest}, "
+                          "highest {highest}.") if known[-1]["kind"] == "end" else
+                        _("{name}: {first} {when}, {last} now; lowest {lowest}, highest "
+                          "{highest}.")).format(
+            name=name, first=_shown(values[0], by_chance), when=_first_place(known[0]),
+            last=_plain(values[-1], by_chance), lowest=_plain(min(values), by_chance),
+            highest=_plain(max(values), by_chance)))
     move_of = {d["index"]: number for number, d in enumerate(decisions, 1) if "index" in d}
     marks = []
     for mark in analysis["marks"]:
-        unit = mark["unit"]
-        sentence = (f"Move {move_of.get(mark['index'], '?')}, {mark['player']}: "
-                    f"{SIZE_WORDS.get(mark['size'], mark['size'])}, costing "
-                    f"{mark['cost']:.2f} {unit}.")
+        sentence = _("Move {move}, {player}: {size}, costing {cost} {unit}.").format(
+            move=move_of.get(mark["index"], "?"), player=mark["player"],
+            size=_(SIZE_WORDS.get(mark["size"], mark["size"])), cost=f"{mark['cost']:.2f}",
+            unit=_(_UNITS.get(mark["unit"], mark["unit"])))
         if mark.get("why"):
             sentence += f" {mark['why']}"
         marks.append({"index": mark["index"], "move": move_of.get(mark["index"]),
                       "player": mark["player"], "size": mark["size"], "text": sentence})
-    sizes = ", ".join(f"{SIZE_WORDS[size]} as a {shape}" for size, shape in
-                      (("inaccuracy", "small circle"), ("mistake", "circle"),
-                       ("blunder", "cross")))
-    description = (
-        f"{measure} of each player after every roll and decision of the game, "
-        f"{'from 0 to 100 %' if by_chance else 'in points'}; the decisions that cost "
-        f"something are marked on the mover's line: {sizes}. The figures follow in words.")
-    return {"title": f"{measure}, move by move", "description": description,
-            "x_label": "each roll and decision, in order",
-            "y_label": "chance to win (%)" if by_chance else (
-                players[0]["measure"] if players else "value"),
+    sizes = _(", ").join(_(_SHAPES[size]) for size in ("inaccuracy", "mistake", "blunder"))
+    description = (_("{measure} of each player after every roll and decision of the game, "
+                     "from 0 to 100 %; the decisions that cost something are marked on the "
+                     "mover's line: {sizes}. The figures follow in words.") if by_chance else
+                   _("{measure} of each player after every roll and decision of the game, "
+                     "in points; the decisions that cost something are marked on the "
+                     "mover's line: {sizes}. The figures follow in words.")
+                   ).format(measure=measure, sizes=sizes)
+    return {"title": _("{measure}, move by move").format(measure=measure),
+            "description": description,
+            "x_label": _("each roll and decision, in order"),
+            "y_label": _("chance to win (%)") if by_chance else _("expected score"),
             "scale": 100.0 if by_chance else 1.0, "percent": by_chance,
             "figures": figures, "marks": marks,
-            "legend": {size: size.capitalize() for size in SIZE_WORDS},
+            "legend": {size: _(name) for size, name in _SIZE_NAMES.items()},
             "table": table_words(by_chance)}
 
 
@@ -137,9 +146,13 @@ def accuracy_over(logs: Sequence[Mapping[str, Any]], name: str) -> dict[str, Any
     average = sum(history) / len(history)
     count = len(history)
     return {"history": history, "average": average, "games": count,
-            "title": f"{name}'s accuracy, game by game",
-            "text": (f"{name}'s accuracy over the last {count} "
-                     f"{'game' if count == 1 else 'games'} with a choice to make: "
-                     f"{average:.1f} on average (100 is perfect play), "
-                     f"{history[-1]:.1f} in the last; in order: "
-                     f"{', '.join(f'{value:.0f}' for value in history)}.")}
+            "title": _("{name}'s accuracy, game by game").format(name=name),
+            "text": ngettext(
+                "{name}'s accuracy over the last {count} game with a choice to make: "
+                "{average} on average (100 is perfect play), {last} in the last; in order: "
+                "{history}.",
+                "{name}'s accuracy over the last {count} games with a choice to make: "
+                "{average} on average (100 is perfect play), {last} in the last; in order: "
+                "{history}.", count).format(
+                name=name, count=count, average=f"{average:.1f}", last=f"{history[-1]:.1f}",
+                history=_(", ").join(f"{value:.0f}" for value in history))}

@@ -26,6 +26,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from starlette.concurrency import run_in_threadpool
 
+from shutthebox.language import _, current_language
 from shutthebox.web.bounds import MAX_EVENT
 from shutthebox.web.cache import GameNotFoundError
 from shutthebox.web.guard import NO_GAME_CLOSE, Receive, Scope, Send
@@ -123,8 +124,8 @@ class LiveHub:
         if fraction is None:
             return None
         return json.dumps({"type": "progress", "fraction": round(fraction, 3),
-                           "what": "Working out the exact match tables for these rules "
-                                   "(only the first time)"})
+                           "what": _("Working out the exact match tables for these rules "
+                                     "(only the first time)")})
 
     def tell(self, game_id: str, message: str) -> None:
         """Send the game's watchers in this process a message that is no part of the game
@@ -345,6 +346,7 @@ class LiveFeed:
         :data:`LINGER_SECONDS` more) or the client leaves; answer the close code and reason
         to end the feed with (None: the client has gone)."""
         hub, service = self.hub, self.service
+        language = current_language()       # the watcher's (the feed's request's)
         first = Batch.of(state)
         mark = hub.told_mark()
         await text(first.message)
@@ -373,6 +375,8 @@ class LiveFeed:
             if over:
                 continue
             batch = hub.batch_after(game_id, sent)   # as this process stored it, if it did
+            if batch is not None and batch.language != language:
+                batch = batch.spoken.get(language) or self._spoken(game_id, batch, sent)
             if batch is None:
                 known = hub.known_count(game_id)
                 if known is not None and known <= sent:
@@ -393,6 +397,17 @@ class LiveFeed:
             await text(batch.message)
             sent, over = batch.count, batch.over
         return GAME_OVER_CLOSE, "the game is over"
+
+
+    def _spoken(self, game_id: str, batch: Batch, sent: int) -> Batch | None:
+        """The batch in the current language, made from the game in memory and kept with
+        the batch for the other watchers of the language; None when the game in memory is
+        not at hand (the watcher then reads the state as one behind does)."""
+        found = self.service.state_in_memory(game_id, sent, batch.count)
+        if found is None or found["event_count"] < batch.count:
+            return None
+        spoken = batch.spoken[current_language()] = Batch.of(found)
+        return spoken
 
 
 class _QuietTimer:

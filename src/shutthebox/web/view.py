@@ -5,10 +5,11 @@ stored events as the live feed sends it to watchers."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from shutthebox.dice import format_roll
+from shutthebox.language import current_language
 from shutthebox.match import TABLE_EVENTS, GameFormat, Match, Pending, PendingKind, format_money
 from shutthebox.narration import (
     ending_text,
@@ -34,13 +35,19 @@ from shutthebox.web.storage import now
 @dataclass(frozen=True)
 class Batch:
     """A batch of events just stored: the event numbers before and after it, and its live
-    message (the state with the batch's events, as a watcher without a seat sees it)."""
+    message (the state with the batch's events, as a watcher without a seat sees it, in
+    the language it was made in)."""
 
     since: int
     count: int
     message: str
     over: bool = False
     """Whether the game is over after the batch."""
+    language: str | None = None
+    """The language of ``message`` (None: unknown, as another process told it)."""
+    spoken: dict[str, Batch] = field(default_factory=dict, compare=False, repr=False)
+    """The batch in the other languages its watchers speak, each made once, by the first
+    watcher of that language (see :class:`~shutthebox.web.live.LiveFeed`)."""
 
     @staticmethod
     def of(state: dict[str, Any], members: str | None = None) -> Batch:
@@ -48,7 +55,8 @@ class Batch:
         :func:`state_members`."""
         members = state_members(state) if members is None else members
         return Batch(int(state["since"]), int(state["event_count"]),
-                     f'{{"type": "state", {members}, "you": []}}', state["status"] == "over")
+                     f'{{"type": "state", {members}, "you": []}}', state["status"] == "over",
+                     current_language())
 
 
 def state_members(state: dict[str, Any]) -> str:
