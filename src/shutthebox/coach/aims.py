@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from shutthebox.dice import Roll
 from shutthebox.errors import ShutTheBoxError
-from shutthebox.language import _
+from shutthebox.language import N_, _
 from shutthebox.players.base import Situation
 from shutthebox.rules import Rules
 from shutthebox.tiles import Tiles
@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from shutthebox.solver.objectives import ObjectiveLike
     from shutthebox.solver.solve import Solution
 
-EXPECTED_SCORE = "expected score"
-CHANCE_TO_WIN = "chance to win"
+EXPECTED_SCORE = N_("expected score")
+CHANCE_TO_WIN = N_("chance to win")
 
 
 class NoDecisionError(ShutTheBoxError):

@@ -42,6 +42,7 @@ from shutthebox.coach.explain import explain
 from shutthebox.coach.review import COSTLY, Review, ReviewedDecision, judge
 from shutthebox.dice import Roll, roll_outcomes
 from shutthebox.formats import FormatKind
+from shutthebox.language import _, ngettext
 from shutthebox.match import INPUT_EVENTS, Match, MatchConfig, replay
 from shutthebox.rules import Rules
 from shutthebox.tiles import mask_of
@@ -181,13 +182,21 @@ class PlayerAnalysis:
         ...       .accuracy_sentence())
         Bo: accuracy 100.0 over 1 choice (no inaccuracies); total cost 0.00 points.
         """
-        sizes = ", ".join(f"{n} {size}{'s' if n != 1 else ''}"
-                          for size, n in self.sizes().items() if n) or "no inaccuracies"
+        sizes = _(", ").join(_size_count(size, n) for size, n in self.sizes().items() if n) \
+            or _("no inaccuracies")
         total = self.cost * (100.0 if self.unit == "chance" else 1.0)
-        unit = "percentage points" if self.unit == "chance" else "points"
         choices = len(self.decisions)
-        return (f"{self.player}: accuracy {self.accuracy:.1f} over {choices} "
-                f"choice{'' if choices == 1 else 's'} ({sizes}); total cost {total:.2f} {unit}.")
+        said = (ngettext("{player}: accuracy {accuracy} over {count} choice ({sizes}); total "
+                         "cost {total} percentage points.",
+                         "{player}: accuracy {accuracy} over {count} choices ({sizes}); total "
+                         "cost {total} percentage points.", choices)
+                if self.unit == "chance" else
+                ngettext("{player}: accuracy {accuracy} over {count} choice ({sizes}); total "
+                         "cost {total} points.",
+                         "{player}: accuracy {accuracy} over {count} choices ({sizes}); total "
+                         "cost {total} points.", choices))
+        return said.format(player=self.player, accuracy=f"{self.accuracy:.1f}", count=choices,
+                           sizes=sizes, total=f"{total:.2f}")
 
     def sentence(self) -> str:
         """Luck against skill in words.
@@ -203,22 +212,24 @@ class PlayerAnalysis:
 
             def change(v: float) -> str:
                 return f"{v * 100:+.1f}"
-            unit = "percentage points"
+            unit = _("percentage points")
         else:
             def shown(v: float) -> str:
                 return f"{v:.2f}"
 
             def change(v: float) -> str:
                 return f"{v:+.2f}"
-            unit = "points"
-        others = (f", the others' turns {change(self.others)}"
+            unit = _("points")
+        others = (_(", the others' turns {change}").format(change=change(self.others))
                   if abs(self.others) >= 5e-4 else "")
-        weighed = ("the mistakes weighed more than the luck" if self.cost > abs(self.luck)
-                   else "the luck weighed more than the mistakes")
-        return (f"{self.player}: started at {shown(self.start)}, luck {change(self.luck)} "
-                f"{unit} (own rolls {change(self.dice)}{others}), mistakes "
-                f"{change(-self.cost) if self.cost >= 5e-4 else 'none'}: finished at "
-                f"{shown(self.result)}; {weighed}.")
+        weighed = (_("the mistakes weighed more than the luck") if self.cost > abs(self.luck)
+                   else _("the luck weighed more than the mistakes"))
+        return _("{player}: started at {start}, luck {luck} {unit} (own rolls {own}{others}), "
+                 "mistakes {mistakes}: finished at {result}; {weighed}.").format(
+            player=self.player, start=shown(self.start), luck=change(self.luck), unit=unit,
+            own=change(self.dice), others=others,
+            mistakes=change(-self.cost) if self.cost >= 5e-4 else _("none"),
+            result=shown(self.result), weighed=weighed)
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "player": self.player, "measure": self.measure,
@@ -228,6 +239,17 @@ class PlayerAnalysis:
                 "accuracy": self.accuracy, "decisions": len(self.decisions),
                 "sizes": self.sizes(), "sentence": self.sentence(),
                 "accuracy_sentence": self.accuracy_sentence()}
+
+
+def _size_count(size: str, count: int) -> str:
+    """How many decisions of a size, in words."""
+    if size == "inaccuracy":
+        said = ngettext("{count} inaccuracy", "{count} inaccuracies", count)
+    elif size == "mistake":
+        said = ngettext("{count} mistake", "{count} mistakes", count)
+    else:
+        said = ngettext("{count} blunder", "{count} blunders", count)
+    return said.format(count=count)
 
 
 @dataclass(frozen=True)
@@ -255,7 +277,8 @@ class Analysis:
             costly = [d for d in player.decisions if d.index in self.reasons]
             if costly:
                 worst = max(costly, key=lambda d: d.cost)
-                lines.append(f"{player.player}'s costliest mistake: {self.reasons[worst.index]}")
+                lines.append(_("{player}'s costliest mistake: {why}").format(
+                    player=player.player, why=self.reasons[worst.index]))
         return lines
 
     def to_dict(self) -> dict[str, Any]:

@@ -178,9 +178,10 @@ def steps(events: Iterable[Mapping[str, Any]]) -> list[str]:
     from shutthebox.strategies import format_move
     from shutthebox.tiles import mask_of
 
-    words = {"roll": lambda e: f"roll {format_roll(tuple(e['roll']))}",
-             "dice": lambda e: f"{e['dice']} di{'e' if e['dice'] == 1 else 'ce'}",
-             "shut": lambda e: f"shut {format_move(mask_of(e['tiles']))}"}
+    words = {"roll": lambda e: _("roll {roll}").format(roll=format_roll(tuple(e["roll"]))),
+             "dice": lambda e: _("1 die") if e["dice"] == 1 else _("{count} dice").format(
+                 count=e["dice"]),
+             "shut": lambda e: _("shut {tiles}").format(tiles=format_move(mask_of(e["tiles"])))}
     return [words[e["type"]](e) for e in events if e.get("type") in words]
 
 

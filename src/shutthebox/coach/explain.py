@@ -73,10 +73,11 @@ def _by_aim(judged_by: Aim | None, played_value: float | None,
     if judged_by is None or played_value is None or best_value is None:
         return ""
     if judged_by.is_score:
-        return (f" (expected score {played_value:.2f} against {best_value:.2f} after the "
-                "best)")
-    return (f" ({judged_by.measure} {_percent(played_value)} against "
-            f"{_percent(best_value)} after the best)")
+        return _(" (expected score {played} against {best} after the best)").format(
+            played=f"{played_value:.2f}", best=f"{best_value:.2f}")
+    return _(" ({measure} {played} against {best} after the best)").format(
+        measure=_(judged_by.measure), played=_percent(played_value),
+        best=_percent(best_value))
 
 
 def explain(state: TurnState, played: int, best: int, judged_by: Aim | None = None,
@@ -92,30 +93,35 @@ def explain(state: TurnState, played: int, best: int, judged_by: Aim | None = No
     if state.phase is Phase.CHOOSE_DICE:
         p_shut, dead = _outlook(rules, state.open_tiles, played)
         b_shut, b_dead = _outlook(rules, state.open_tiles, best)
-        return (f"Rolling {_dice(played)} with {format_tiles(state.open_tiles)} open gives "
-                f"{_percent(p_shut)} to shut the box and {_risk(dead)}; {_dice(best)} was "
-                f"better: {_percent(b_shut)} to shut, {_risk(b_dead)}{tail}.")
+        return _("Rolling {dice} with {open} open gives {shut} to shut the box and {risk}; "
+                 "{best} was better: {best_shut} to shut, {best_risk}{aim}.").format(
+            dice=_dice(played), open=format_tiles(state.open_tiles), shut=_percent(p_shut),
+            risk=_risk(dead), best=_dice(best), best_shut=_percent(b_shut),
+            best_risk=_risk(b_dead), aim=tail)
     if state.phase is not Phase.SHUT:
         raise ValueError(_("no decision to explain: the turn is at {value!r}").format(
                            value=state.phase.value))
-    return (f"Shutting {format_move(played)} {_keeps(rules, state.open_tiles & ~played)}; "
-            f"{format_move(best)} was better: it "
-            f"{_keeps(rules, state.open_tiles & ~best, short=True)}{tail}.")
+    return _("Shutting {tiles} {keeps}; {best} was better: it {best_keeps}{aim}.").format(
+        tiles=format_move(played), keeps=_keeps(rules, state.open_tiles & ~played),
+        best=format_move(best), best_keeps=_keeps(rules, state.open_tiles & ~best, short=True),
+        aim=tail)
 
 
 def _dice(count: int) -> str:
-    return f"{count} di{'e' if count == 1 else 'ce'}"
+    return _("1 die") if count == 1 else _("{count} dice").format(count=count)
 
 
 def _keeps(rules: Rules, left: Tiles, *, short: bool = False) -> str:
     if left == 0:
-        return "shuts the box"
+        return _("shuts the box")
     p_shut, dead = _outlook(rules, left)
-    return (f"keeps {format_tiles(left)} open: {_percent(p_shut)} to shut"
-            f"{'' if short else ' the box'}, {'' if short else 'and '}{_risk(dead, 'next ')}")
+    return (_("keeps {open} open: {shut} to shut, {risk}") if short else
+            _("keeps {open} open: {shut} to shut the box, and {risk}")).format(
+        open=format_tiles(left), shut=_percent(p_shut), risk=_risk(dead, next_roll=True))
 
 
-def _risk(dead: float, which: str = "") -> str:
+def _risk(dead: float, next_roll: bool = False) -> str:
     if dead == 0:
-        return "every roll fits a move"
-    return f"{_percent(dead)} that the {which}roll fits nothing"
+        return _("every roll fits a move")
+    return (_("{chance} that the next roll fits nothing") if next_roll else
+            _("{chance} that the roll fits nothing")).format(chance=_percent(dead))

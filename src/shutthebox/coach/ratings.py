@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shutthebox.errors import ShutTheBoxError
-from shutthebox.language import _
+from shutthebox.language import N_, _
 from shutthebox.match import Match, replay
 
 START = 1500.0
@@ -54,7 +54,7 @@ COMPUTER_RATINGS: dict[str, float] = {
 (two-player single rounds of the classic rules, 20,000 a pair, the medium computer,
 ``highest-first``, at :data:`START`)."""
 
-STRENGTH_OF = {"random": "easy", "highest-first": "medium", "optimal": "hard"}
+STRENGTH_OF = {"random": N_("easy"), "highest-first": N_("medium"), "optimal": N_("hard")}
 """The strength each computer player is offered as (see :data:`shutthebox.strategies.STRENGTHS`)."""
 
 
@@ -194,12 +194,12 @@ def likeness(rating: float) -> str:
 
     def named(strategy: str, at: float) -> str:
         strength = STRENGTH_OF.get(strategy)
-        who = f"the {strength} computer ({strategy}, " if strength else f"the {strategy} " \
-            "computer ("
-        return f"{who}{at:.0f})"
+        return (_("the {strength} computer ({strategy}, {rating})") if strength else
+                _("the {strategy} computer ({rating})")).format(
+            strength=_(strength) if strength else "", strategy=strategy, rating=f"{at:.0f}")
 
     if rating > ladder[-1][1] + SCALE / 8:
-        return f"plays better than {named(*ladder[-1])}"
+        return _("plays better than {computer}").format(computer=named(*ladder[-1]))
     if rating < ladder[0][1] - SCALE / 8:
-        return f"plays below {named(*ladder[0])}"
-    return f"plays like {named(nearest, value)}"
+        return _("plays below {computer}").format(computer=named(*ladder[0]))
+    return _("plays like {computer}").format(computer=named(nearest, value))

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 from shutthebox.coach.aims import Aim, aim
 from shutthebox.coach.hints import describe_action
 from shutthebox.dice import Roll
+from shutthebox.language import _, ngettext
 from shutthebox.match import replay_decisions
+from shutthebox.phrases import join_words
 from shutthebox.tiles import Tiles, tiles_of
 from shutthebox.turn import TurnState
 
@@ -114,7 +116,7 @@ class Review:
     def verdicts(self) -> list[str]:
         """One sentence per player (see :func:`player_verdict`)."""
         totals = self.shown_totals()
-        return [player_verdict(player, count, totals[player]) + "."
+        return [_("{verdicts}.").format(verdicts=player_verdict(player, count, totals[player]))
                 for player, count in self.mistakes().items()]
 
     def verdict(self) -> str:
@@ -131,11 +133,13 @@ def player_verdict(player: str, mistakes: int, costs: Mapping[str, float]) -> st
     'Bo: no mistakes'
     """
     if mistakes == 0:
-        return f"{player}: no mistakes"
-    words = " and ".join(
-        f"{cost:.1f} {unit} " + ("on average" if unit == "points" else "of chance to win")
-        for unit, cost in costs.items() if cost)
-    return f"{player}: {mistakes} mistake{'s' if mistakes != 1 else ''} cost {words}"
+        return _("{player}: no mistakes").format(player=player)
+    words = join_words([(_("{cost} points on average") if unit == "points" else
+                         _("{cost} percentage points of chance to win")).format(
+                             cost=f"{cost:.1f}") for unit, cost in costs.items() if cost])
+    return ngettext("{player}: {count} mistake cost {costs}",
+                    "{player}: {count} mistakes cost {costs}", mistakes).format(
+        player=player, count=mistakes, costs=words)
 
 
 def verdict(mistakes: Mapping[str, int], totals: Mapping[str, Mapping[str, float]]) -> str:
@@ -148,7 +152,8 @@ def verdict(mistakes: Mapping[str, int], totals: Mapping[str, Mapping[str, float
     """
     parts = [player_verdict(player, count, totals.get(player, {}))
              for player, count in mistakes.items()]
-    return "; ".join(parts) + "." if parts else "No decisions to review."
+    return _("{verdicts}.").format(verdicts=_("; ").join(parts)) if parts else \
+        _("No decisions to review.")
 
 
 def review(log: Mapping[str, Any], objective: ObjectiveLike | None = None, *,

@@ -32,7 +32,7 @@ from sqlalchemy.engine import Connection
 from shutthebox.coach.daily import DailyBox, DailyDateError, daily_box, parse_day
 from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError
-from shutthebox.language import _
+from shutthebox.language import _, ngettext
 from shutthebox.match import Match
 from shutthebox.narration import rules_text, tell
 from shutthebox.strategies import format_move
@@ -134,11 +134,12 @@ def turn_state(box: DailyBox, match: Match) -> dict[str, Any]:
     seats = [Seat(0, SeatKind.HERE, match.players[0])]
     said = [told.text for told in (tell(e, match) for e in match.events) if told is not None]
     return {"day": box.day.isoformat(), "preset": box.preset,
-            "title": f"The daily box of {box.day.isoformat()}: {box.preset}",
+            "title": _("The daily box of {day}: {preset}").format(day=box.day.isoformat(),
+                                                                   preset=box.preset),
             "rules_text": rules_text(box.rules),
-            "intro": ("Everyone who plays today's box gets the same dice, roll by roll, so "
-                      "scores compare fairly. At the end you see your score, what perfect "
-                      "play scored on the same dice, and your accuracy."),
+            "intro": _("Everyone who plays today's box gets the same dice, roll by roll, so "
+                       "scores compare fairly. At the end you see your score, what perfect "
+                       "play scored on the same dice, and your accuracy."),
             "status": "over" if match.is_over else "playing",
             "board": list(tiles_of(match.board)), "tiles": box.rules.tiles,
             "pending": pending_view(match, seats), "log": said,
@@ -165,10 +166,10 @@ def result(day: str, moves: list[Any], name: str) -> dict[str, Any]:
     chart = chart_words(analysis, analysis["decisions"])
     (player,) = analysis["players"]
     score, perfect = found["score"], found["perfect"]
-    comparison = ("the same as perfect play" if score == perfect else
-                  f"perfect play scored {perfect} on the same dice")
-    lines = [f"{name} scored {score}: {comparison}.", player["accuracy_sentence"],
-             f"Perfect play: {', '.join(found['perfect_moves'])}.",
+    said = (_("{name} scored {score}: the same as perfect play.") if score == perfect else
+            _("{name} scored {score}: perfect play scored {perfect} on the same dice."))
+    lines = [said.format(name=name, score=score, perfect=perfect), player["accuracy_sentence"],
+             _("Perfect play: {moves}.").format(moves=_(", ").join(found["perfect_moves"])),
              *(mark["text"] for mark in chart["marks"] if mark["size"] != "inaccuracy")]
     return {"score": score, "perfect": perfect, "accuracy": found["accuracy"], "lines": lines,
             "review": {"players": analysis["players"], "moments": analysis["moments"],
@@ -220,8 +221,10 @@ def day_table(db: Connection, box: DailyBox) -> dict[str, Any]:
                 "game": row.game_id} for place, row in enumerate(ranked, 1)]
     count = len(results)
     return {"day": box.day.isoformat(), "preset": box.preset, "results": results,
-            "text": (f"{count} {'result' if count == 1 else 'results'} for the daily box of "
-                     f"{box.day.isoformat()} ({box.preset}), best first." if count else
-                     f"No results yet for the daily box of {box.day.isoformat()}: be the "
-                     "first.")}
+            "text": (ngettext("{count} result for the daily box of {day} ({preset}), best "
+                              "first.",
+                              "{count} results for the daily box of {day} ({preset}), best "
+                              "first.", count) if count else
+                     _("No results yet for the daily box of {day}: be the first.")).format(
+                count=count, day=box.day.isoformat(), preset=box.preset)}
 

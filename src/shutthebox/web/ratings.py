@@ -36,6 +36,7 @@ from shutthebox.coach.ratings import (
     Ratings,
     likeness,
 )
+from shutthebox.language import _, ngettext
 from shutthebox.strategies import STRENGTHS
 from shutthebox.web.cache import read_game
 from shutthebox.web.seats import Seat, SeatKind
@@ -139,10 +140,13 @@ def player_rating(engine: Engine, name: str) -> dict[str, Any] | None:
     like = likeness(rating)
     history = [START, *ratings.history[name]]
     return {"rating": rating, "games": games, "history": history, "like": like,
-            "history_title": f"{name}'s rating, game by game",
-            "history_text": ("From the start, then after each rated game: "
-                             f"{', '.join(f'{value:.0f}' for value in history)}."),
-            "text": (f"{name}'s rating is {rating:.0f} after {games} rated "
-                     f"{'game' if games == 1 else 'games'} (Elo, every player starting at "
-                     f"{START:.0f}): {name} {like}.")}
+            "history_title": _("{name}'s rating, game by game").format(name=name),
+            "history_text": _("From the start, then after each rated game: {ratings}.").format(
+                ratings=_(", ").join(f"{value:.0f}" for value in history)),
+            "text": ngettext("{name}'s rating is {rating} after {games} rated game (Elo, every "
+                             "player starting at {start}): {name} {like}.",
+                             "{name}'s rating is {rating} after {games} rated games (Elo, "
+                             "every player starting at {start}): {name} {like}.", games).format(
+                name=name, rating=f"{rating:.0f}", games=games, start=f"{START:.0f}",
+                like=like)}
 

@@ -73,6 +73,7 @@ async def invite_qr(code: str, request: Request, service: ServiceDep, misses: Mi
     link = f"{str(request.base_url).rstrip('/')}/join/{found['code']}"
     out = io.BytesIO()
     segno.make(link, error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False,
-                                     title=f"Join link {link}")
+                                     title=_("Join link {link}").format(link=link))
     return Response(out.getvalue(), media_type="image/svg+xml",
-                    headers={"Cache-Control": "private, max-age=3600"})
+                    headers={"Cache-Control": "private, max-age=3600",
+                             "Vary": "Cookie, Accept-Language"})
