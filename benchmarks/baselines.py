@@ -4,7 +4,7 @@ and of short MaskablePPO runs (sb3-contrib, the ``rl`` extra: the mean over ``--
 the range, the steps and the minutes a run).
 
 Turn tasks and the matches :func:`shutthebox.envs.evaluate` takes within ``--match-positions``
-(the deciding rounds) are evaluated exactly; the longer matches by playing ``--matches``
+(the deciding rounds, the battle) are evaluated exactly; the longer matches by playing ``--matches``
 matches against the optimal player (the regret is then the optimum less the win rate, ± the
 half width of its 95 % interval). A task is recommended where the best simple player's regret
 is at least 5 % of the optimum's size: the headroom a learner can show. The learner runs are

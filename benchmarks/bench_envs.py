@@ -3,7 +3,7 @@ single env, in the same run, with random legal actions (9 tiles, ``score`` rewar
 and the time of an exact evaluation of a whole policy (:func:`shutthebox.envs.evaluate`) on 9
 and 12 tiles, for a MaskablePPO network (untrained: its cost does not depend on its weights),
 a simple player and the random policy, and of a match policy against the optimal player
-(the deciding round, and ``rounds:2``).
+(the deciding round, ``rounds:2`` and the battle).
 
 Goals: at least 1 M env steps/s with N = 4096, and at least 100 times SyncVectorEnv; an exact
 evaluation of a network policy within 10 s on 12 tiles (cheap beside a training epoch). An env
@@ -98,12 +98,13 @@ def evaluation_seconds(task_id: str, rules: str, figures: Figures) -> None:
 
 def match_evaluation_seconds(figures: Figures) -> None:
     """How long an exact evaluation of a match policy against the optimal player takes: the
-    deciding round in either seat, and two rounds first to play (1,849 positions), for the
-    random policy (shown every position) and a simple player (shown its turn once)."""
+    deciding round in either seat, two rounds first to play (1,849 positions) and the battle,
+    for the random policy (shown every position) and a simple player (shown its turn once)."""
     for label, env in (
             ("deciding round, first", ShutTheBoxMatchEnv(format="single")),
             ("deciding round, second", ShutTheBoxMatchEnv(format="single", seat=1)),
-            ("rounds:2, first", ShutTheBoxMatchEnv(format="rounds:2"))):
+            ("rounds:2, first", ShutTheBoxMatchEnv(format="rounds:2")),
+            ("battle, knocker", ShutTheBoxMatchEnv(format="battle"))):
         env.baseline.solution  # noqa: B018 - the match tables are solved once, not timed
         for name, policy in (("random policy", uniform_random),
                              ("fewest-tiles player", FewestTilesStrategy())):

@@ -43,12 +43,13 @@ def test_a_smoke_test_is_never_written_into_the_manual() -> None:
 def test_the_fast_run_prints_a_row_for_a_turn_and_a_match_played() -> None:
     pytest.importorskip("sb3_contrib", reason="the rl extra (sb3-contrib) is not installed")
     fast = run("--fast", "--tasks", "shutthebox/Turn-Classic-Beat4-v0",
-               "shutthebox/Match-Classic-Battle-v0", timeout=300)
+               "shutthebox/Match-Classic-Rounds3-v0", timeout=300)
     assert fast.returncode == 0, fast.stderr
     assert "| `shutthebox/Turn-Classic-Beat4-v0` (recommended) | 0.1735 | 0.1424 | 0.0126 " \
            "(fewest-tiles) |" in fast.stdout
-    assert "shutthebox/Match-Classic-Battle-v0: optimum 0.5266, random 0." in fast.stdout
-    assert "by play" in fast.stdout
+    played = next(line for line in fast.stdout.splitlines()
+                  if line.startswith("| `shutthebox/Match-Classic-Rounds3-v0` | 0.4987 | "))
+    assert " ± " in played and ", by play |" in played    # refused exactly: measured by play
     assert "by `python3 benchmarks/baselines.py --fast --tasks" in fast.stdout
 
 

@@ -5,6 +5,7 @@ values of optimal play, and play."""
 from __future__ import annotations
 
 import math
+import random
 from typing import Any
 
 import numpy as np
@@ -15,8 +16,11 @@ from shutthebox.envs import ShutTheBoxMatchEnv, evaluate, uniform_random
 from shutthebox.envs.evaluation import PolicyError, _deciding_round
 from shutthebox.envs.match_evaluation import MatchTooLargeToEvaluateError, evaluate_match
 from shutthebox.envs.multi import total_scale
+from shutthebox.players.base import Role, Situation
 from shutthebox.solver import solve
 from shutthebox.solver.matchplay import MatchPosition
+from shutthebox.strategies import make_strategy
+from shutthebox.turn import Phase, TurnState
 
 
 def match_optimal(env: ShutTheBoxMatchEnv) -> Any:
@@ -138,10 +142,51 @@ def test_what_the_match_evaluation_cannot_do_is_refused_in_words() -> None:
     with pytest.raises(MatchTooLargeToEvaluateError, match="more than 10 positions of rounds:2"):
         evaluate(uniform_random, ShutTheBoxMatchEnv(tiles=4, format="rounds:2"),
                  max_positions=10)
-    with pytest.raises(PolicyError, match=r"Battle-v0 exactly: battle:turns is a battle, not a "
-                                          r"match of turns \(measure it by play\)"):
-        evaluate(uniform_random, "shutthebox/Match-Classic-Battle-v0")
+    with pytest.raises(MatchTooLargeToEvaluateError,
+                       match=r"a battle of 12 tiles has 8,192 boxes to solve at once \(at most "
+                             r"10 tiles\); measure it by play"):
+        evaluate(uniform_random, ShutTheBoxMatchEnv(rules="box-12", format="battle"))
     with pytest.raises(PolicyError, match="against one optimal player, not against "
                                           "highest-first"):
         evaluate(uniform_random, ShutTheBoxMatchEnv(opponents="highest-first",
                                                     format="rounds:2"))
+
+
+def battle_optimal(env: ShutTheBoxMatchEnv) -> Any:
+    """The optimal battle player of the agent's role, read from the observation: the box
+    (the stander works on the tiles it does not show), the roll and the phase."""
+    rules, n = env.rules, env.rules.tiles
+    role = Role.KNOCK if env.seat == 0 else Role.STAND
+    player = make_strategy("optimal", rules, random.Random(0))
+    situation = Situation(format=env.config.format, role=role)
+
+    def act(observations: npt.NDArray[np.float64], masks: npt.NDArray[np.int8]) -> Any:
+        actions = []
+        for row in observations:
+            box = int(row[:n].astype(np.int64) @ (1 << np.arange(n)))
+            tiles = box if role is Role.KNOCK else rules.full & ~box
+            if row[n + 2]:
+                roll = tuple(round(float(f) * 6) for f in row[n:n + 2] if f)
+                state = TurnState(rules, tiles, Phase.SHUT, dice=len(roll), roll=roll)
+                actions.append(player.choose(state, situation))
+            else:
+                state = TurnState.before_roll(rules, tiles)
+                actions.append((1 << n) + player.choose(state, situation) - 1)
+        return np.array(actions)
+    return act
+
+
+@pytest.mark.parametrize("fmt", ["battle:turns", "battle:rolls"])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_optimal_battle_player_has_no_regret_and_random_play_is_what_play_measures(
+        fmt: str, seat: int) -> None:
+    env = ShutTheBoxMatchEnv(tiles=5, format=fmt, seat=seat)
+    result = evaluate(battle_optimal(env), env)
+    assert result.optimum == pytest.approx(env.baseline.solution.win[seat], abs=1e-12)
+    assert abs(result.regret) < 1e-9
+    randomly = evaluate(uniform_random, env)
+    matches = 2000
+    played = played_wins(env, matches)
+    exact = randomly.expected_return
+    assert abs(played - exact) < 4.5 * math.sqrt(exact * (1 - exact) / matches)
+    assert randomly.regret > 0.002                  # random play is told apart

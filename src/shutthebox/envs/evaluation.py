@@ -101,7 +101,7 @@ def as_batch_policy(policy: Any, rules: Rules) -> BatchPolicy:
     if hasattr(policy, "predict"):
         return _model_policy(policy)
     if hasattr(policy, "choose"):
-        return _player_policy(policy, rules)
+        return player_policy(policy, rules)
     if callable(policy):
         return policy  # type: ignore[no-any-return]
     raise PolicyError(f"cannot evaluate {policy!r}: give a function of (observations, "
@@ -157,8 +157,11 @@ def _actor_critic_policy(policy: Any) -> BatchPolicy:
     return act
 
 
-def _player_policy(player: Any, rules: Rules) -> BatchPolicy:
+def player_policy(player: Any, rules: Rules, situation: Situation | None = None) -> BatchPolicy:
+    """A computer player as a policy of a batch: it reads each node's turn (the open tiles
+    of the observation are its tiles) in ``situation`` (none by default)."""
     one_die = 1 << rules.tiles
+    where = situation if situation is not None else Situation()
 
     def act(observations: Observations, masks: npt.NDArray[np.int8]) -> npt.NDArray[Any]:
         weights = 1 << np.arange(rules.tiles)
@@ -167,11 +170,11 @@ def _player_policy(player: Any, rules: Rules) -> BatchPolicy:
         for i, open_tiles in enumerate(open_masks.tolist()):
             if observations["dice_choice"][i]:
                 state = TurnState.before_roll(rules, open_tiles)
-                actions[i] = one_die + player.choose(state, Situation()) - 1
+                actions[i] = one_die + player.choose(state, where) - 1
             else:
                 faces = tuple(int(f) for f in observations["roll"][i] if f)
                 state = TurnState(rules, open_tiles, Phase.SHUT, dice=len(faces), roll=faces)
-                actions[i] = player.choose(state, Situation())
+                actions[i] = player.choose(state, where)
         return actions
     return act
 
@@ -266,17 +269,17 @@ def evaluate(policy: Any, task: str | gymnasium.Env[Any, Any], batch: int = BATC
     ``shutthebox/Turn-Classic-Score-v0``, or an environment): a turn of any rules and reward;
     a deciding round against optimal players (``shutthebox/Match-Classic-Single-v0``,
     either seat of two; ``shutthebox/Match-Classic-Single4-v0``, the agent first of four);
-    or a two-player match of any other format of turns against the optimal player
-    (``rounds:R``, ``elimination:L``, ``loser-at:L``, ``race:T``: see
+    or a two-player match of any other format against the optimal player (``rounds:R``,
+    ``elimination:L``, ``loser-at:L``, ``race:T``, the battle: see
     :mod:`shutthebox.envs.match_evaluation`, which refuses a match that would show the
     policy more than ``max_positions`` positions), where the return is the share of the win
     (a k-way tie counted 1/k).
 
     Raises:
-        PolicyError: a battle, a match of three or more other than a deciding round, other
-            opponents than the optimal player, or a policy or answers that cannot be read.
+        PolicyError: a match of three or more other than a deciding round, other opponents
+            than the optimal player, or a policy or answers that cannot be read.
         MatchTooLargeToEvaluateError: (a :class:`PolicyError`) a match with more positions
-            than ``max_positions``.
+            than ``max_positions``, or a battle of more than 10 tiles.
     """
     env = _environment(task)
     name = env.spec.id if env.spec is not None else repr(env)
@@ -291,7 +294,7 @@ def evaluate(policy: Any, task: str | gymnasium.Env[Any, Any], batch: int = BATC
         return evaluate_match(policy, env, name, batch, max_positions or MAX_POSITIONS)
     if not isinstance(env, ShutTheBoxEnv):
         raise PolicyError(f"cannot evaluate a policy on {name}: give a turn task "
-                          f"(ShutTheBoxEnv) or a deciding round (ShutTheBoxMatchEnv)")
+                          f"(ShutTheBoxEnv) or a match (ShutTheBoxMatchEnv)")
     rules, objective = env.rules, env.objective
     nodes = decision_nodes(rules)
     dice_chance, move_chance = policy_chances(as_batch_policy(policy, rules), nodes,

@@ -1,6 +1,6 @@
 """A match policy's exact chance to win a two-player match against the optimal player, in
 every format of the turn families (``single``, ``rounds:R``, ``elimination:L``,
-``loser-at:L``, ``race:T``).
+``loser-at:L``, ``race:T``) and in the battle.
 
 Between turns a two-player match is a few numbers (:mod:`shutthebox.solver.matchplay`): the
 round, the totals, and the score the first player posted this round once it has played. The
@@ -18,10 +18,17 @@ policy's observation holds the totals and the posted score, so each one is a new
 a computer player (``choose``) reads the turn alone, and is shown them once. A format whose
 positions are more than ``max_positions`` is refused before the policy is asked anything
 (:class:`MatchTooLargeToEvaluateError`, saying how many there are).
+
+The battle keeps no score: its observation is the box alone, so the policy is shown the
+turn's decision nodes once as the knocker or the stander (whichever it is), and each player's
+turn (or roll, for ``battle:rolls``) is a matrix of chances from one box to the next. The
+agent's chance to win from every box then solves one linear system (the battle can return to
+any box it has left), for boxes of up to :data:`MAX_BATTLE_TILES` tiles.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from functools import cache
 from typing import Any
@@ -31,6 +38,7 @@ import numpy.typing as npt
 
 from shutthebox.envs.evaluation import (
     Evaluation,
+    Observations,
     PolicyError,
     as_batch_policy,
     match_view,
@@ -39,10 +47,18 @@ from shutthebox.envs.evaluation import (
 from shutthebox.envs.multi import seat_features
 from shutthebox.formats import SolverFamily
 from shutthebox.rules import FirstPlayer, Rules
-from shutthebox.solver.evaluate import decision_nodes, final_distribution, policy_values
+from shutthebox.solver.evaluate import (
+    DecisionNodes,
+    decision_nodes,
+    final_distribution,
+    policy_values,
+)
 from shutthebox.solver.matchplay import MatchSolution, match_play_chances, solve_match
 from shutthebox.solver.matchplay.scores import compare, distinct_scores, score_index
 
+MAX_BATTLE_TILES = 10
+"""The largest box whose battle is evaluated exactly: its linear system has two unknowns per
+mask of the tiles."""
 MAX_POSITIONS = 2_000
 """The positions where the policy plays that :func:`evaluate_match` shows it by default:
 each is one showing of every decision node of the turn."""
@@ -258,9 +274,8 @@ def evaluate_match(policy: Any, env: Any, name: str, batch: int,
         raise PolicyError(f"cannot evaluate a policy on {name} exactly: a match is evaluated "
                           f"against one optimal player, not against "
                           f"{', '.join(env.opponent_names)}")
-    if config.format.family not in (SolverFamily.ROUNDS, SolverFamily.THRESHOLD):
-        raise PolicyError(f"cannot evaluate a policy on {name} exactly: {config.format} is a "
-                          f"battle, not a match of turns (measure it by play)")
+    if config.format.is_battle:
+        return _battle(policy, env, name, batch)
     solution = solve_match(env.rules, config.format)
     if int(solution.scores.min()) < 0:
         raise PolicyError(f"cannot evaluate a policy on {name} exactly: its scores can be "
@@ -299,4 +314,90 @@ def evaluate_match(policy: Any, env: Any, name: str, batch: int,
     for agent_first, weight in orders:
         play = _Match(solution, agent_first, turn_value)
         value += weight * play.value(play.positions(max_positions, name))
+    return Evaluation(name, value, float(solution.win[seat]), nodes.count)
+
+
+def _turn_chances(nodes: DecisionNodes, dice_chance: FloatArray, move_chance: FloatArray,
+                  by_turns: bool) -> FloatArray:
+    """``[start, end]``: the chance that a player's turn (or single roll) over the tiles
+    ``start`` leaves ``end`` of them; what is missing from a row's 1 is an illegal action."""
+    size = 1 << nodes.rules.tiles
+    if by_turns:
+        chances = np.zeros((size, size))
+        for end in range(size):
+            finals = np.zeros(size)
+            finals[end] = 1.0
+            chances[:, end] = policy_values(nodes, finals, dice_chance, move_chance, finals * 0)
+        return chances
+    chances = np.zeros((size, size))            # one roll: stuck, or one move
+    starts = np.arange(size)
+    for d in (1, 2):
+        chances[starts, starts] += dice_chance[d - 1] * nodes.stuck_chance[d - 1]
+    node = nodes.edge_node
+    start = nodes.shut_masks[node]
+    weight = (dice_chance[nodes.shut_dice[node] - 1, start] * nodes.shut_chance[node]
+              * move_chance)
+    np.add.at(chances, (start, start & ~nodes.edge_move), weight)
+    chances[0, 0] = 1.0                          # no tiles: nothing to roll for
+    return chances
+
+
+def _battle(policy: Any, env: Any, name: str, batch: int) -> Evaluation:
+    """The agent's exact chance to win a battle against the optimal player: the knocker's
+    and the stander's turns as matrices of chances between boxes, then one linear system."""
+    from shutthebox.envs.evaluation import player_policy
+    from shutthebox.players.base import Role, Situation
+    from shutthebox.strategies import make_strategy
+
+    rules, fmt, seat = env.rules, env.config.format, env.seat
+    if rules.tiles > MAX_BATTLE_TILES:
+        raise MatchTooLargeToEvaluateError(
+            f"cannot evaluate a policy on {name} exactly: a battle of {rules.tiles} tiles has "
+            f"{2 << rules.tiles:,} boxes to solve at once (at most {MAX_BATTLE_TILES} tiles); "
+            f"measure it by play")
+    solution = solve_match(rules, fmt)
+    nodes = decision_nodes(rules)
+    size, full = 1 << rules.tiles, (1 << rules.tiles) - 1
+    act = as_batch_policy(policy, rules)
+    reads_turns = hasattr(policy, "choose")
+    seats = seat_features(rules, fmt, {}, [0, 0])
+    optimal = make_strategy("optimal", rules, random.Random(0))
+
+    def turns(role: Role, agent: bool) -> FloatArray:
+        """The turn matrix of the role, played by the agent or by the optimal player."""
+        if agent:
+            base = match_view(seats)
+
+            def show(observations: Observations) -> FloatArray:
+                if role is Role.STAND:       # the box shows the tiles the stander has not
+                    observations = {**observations, "open": 1 - observations["open"]}
+                return base(observations)
+            chances = policy_chances(act, nodes, env.actions, batch,
+                                     None if reads_turns else show)
+        else:
+            chances = policy_chances(player_policy(optimal, rules, Situation(format=fmt,
+                                                                             role=role)),
+                                     nodes, env.actions, batch)
+        return _turn_chances(nodes, *chances, by_turns=fmt.by_turns)
+
+    if rules.first_player is FirstPlayer.SEAT:
+        orders = [(seat == 0, 1.0)]
+    else:
+        orders = [(True, 0.5), (False, 0.5)]      # the roll-off seats either first
+    value = 0.0
+    complement = full & ~np.arange(size)
+    for agent_knocks, weight in orders:
+        knock, stand = turns(Role.KNOCK, agent_knocks), turns(Role.STAND, not agent_knocks)
+        # unknowns: the agent's chance with the knocker to play on box b (first size), and
+        # with the stander to play on box b (the stander's tiles are the shut ones)
+        system = np.eye(2 * size)
+        wins = np.zeros(2 * size)
+        wins[:size] = knock[:, 0] * agent_knocks                 # the knocker shut them all
+        system[:size, size + 1:] -= knock[:, 1:]
+        stood = stand[complement]                                 # rows: box b
+        wins[size:] = stood[:, 0] * (not agent_knocks)           # the stander stood them all
+        # the stander leaves shut tiles s: the box is their complement, the knocker to play
+        system[size:, complement[1:]] -= stood[:, 1:]
+        chances = np.linalg.solve(system, wins)
+        value += weight * float(chances[full])
     return Evaluation(name, value, float(solution.win[seat]), nodes.count)
