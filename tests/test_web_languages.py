@@ -7,6 +7,7 @@ are answered in English, never with a 5xx. On SQLite and PostgreSQL.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -217,3 +218,41 @@ def test_the_live_feed_speaks_each_watcher_s_language_one_message_per_language(
     assert heard["fr"] == heard["fr too"]
     assert batch is not None and batch.language == "de"
     assert set(batch.spoken) == {"fr", "ar", "en"}        # each made once
+
+
+def test_the_solver_workers_answer_in_the_language_asked(client: TestClient) -> None:
+    """Hints and the review are made in worker processes, which a context variable does
+    not reach: the language is handed to them with the work."""
+    created = client.post("/api/games", json={"players": [{"name": "Ann"}],
+                                              "format": "solo"}).json()
+    seat = {"Authorization": f"Bearer {created['tokens']['0']}"}
+    path = f"/api/games/{created['id']}"
+    for code in LANGUAGES:
+        hint = client.get(f"{path}/hint", params={"lang": code}, headers=seat)
+        assert hint.status_code == 200, hint.text
+        with speaking(code):
+            assert hint.json()["message"] == _("Roll the dice first: hints rank the moves "
+                                               "after a roll.")
+    how = client.get(f"{path}/how-to-play", params={"lang": "es"}).json()
+    with speaking("es"):
+        assert _("Your turn") in json.dumps(how, ensure_ascii=False)
+
+
+def test_a_reaction_reaches_each_watcher_in_their_language(client: TestClient) -> None:
+    created = client.post("/api/games", json={"players": [{"name": "Ann"}, {"name": "Bo"}],
+                                              "format": "rounds:3"}).json()
+    live = f"/api/games/{created['id']}/live?since={created['event_count']}"
+    seat = {"Authorization": f"Bearer {created['tokens']['1']}", "Accept-Language": "es"}
+    with client.websocket_connect(live + "&lang=de") as german, \
+            client.websocket_connect(live + "&lang=ar") as arabic:
+        german.receive_json()
+        arabic.receive_json()
+        sent = client.post(f"/api/games/{created['id']}/react", json={"reaction": "cheer"},
+                           headers=seat)
+        assert sent.status_code == 202, sent.text
+        heard = {"de": german.receive_json(), "ar": arabic.receive_json()}
+    for code, message in heard.items():
+        assert message["type"] == "reaction"
+        with speaking(code):
+            assert message["text"] == _("{name} cheers.").format(name="Bo")
+    assert heard["de"]["sent"] == heard["ar"]["sent"]

@@ -60,7 +60,8 @@ class LiveHub:
         self._latest: dict[str, Batch] = {}
         """Per watched game: the last batch this process stored."""
         self._progress: dict[str, float] = {}
-        self._told: dict[str, collections.deque[tuple[int, str]]] = {}
+        self._told: dict[str, collections.deque[
+            tuple[int, str | Callable[[], str], dict[str, str]]]] = {}
         self._told_count = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: asyncio.Task[None] | None = None
@@ -127,9 +128,10 @@ class LiveHub:
                            "what": _("Working out the exact match tables for these rules "
                                      "(only the first time)")})
 
-    def tell(self, game_id: str, message: str) -> None:
+    def tell(self, game_id: str, message: str | Callable[[], str]) -> None:
         """Send the game's watchers in this process a message that is no part of the game
-        (a reaction, a rematch), as JSON text (from the event loop)."""
+        (a reaction, a rematch), as JSON text (from the event loop): the text, or what makes
+        it in the current language (made once for each language its watchers speak)."""
         watchers = self._watchers.get(game_id)
         if not watchers:
             return
@@ -137,7 +139,7 @@ class LiveHub:
         told = self._told.get(game_id)
         if told is None:
             told = self._told[game_id] = collections.deque(maxlen=TOLD_KEPT)
-        told.append((self._told_count, message))
+        told.append((self._told_count, message, {}))
         for wake in watchers:
             wake.set()
 
@@ -146,7 +148,16 @@ class LiveHub:
         told = self._told.get(game_id)
         if not told or told[-1][0] <= mark:
             return mark, []
-        return told[-1][0], [message for number, message in told if number > mark]
+        language = current_language()
+        said = []
+        for number, message, spoken in told:
+            if number > mark:
+                if not isinstance(message, str):
+                    if language not in spoken:
+                        spoken[language] = message()
+                    message = spoken[language]
+                said.append(message)
+        return told[-1][0], said
 
     def told_mark(self) -> int:
         """A mark after every message told so far (a new watcher hears what follows)."""

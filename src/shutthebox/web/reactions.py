@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 
 from sqlalchemy import select
 
@@ -46,8 +47,9 @@ class Reactions:
         self.service = service
         self._buckets = Buckets(rate, burst)
 
-    def message(self, game_id: str, token: str | None, reaction: str) -> str:
-        """The live message of the seat's reaction, once it is allowed.
+    def message(self, game_id: str, token: str | None, reaction: str) -> Callable[[], str]:
+        """What makes the live message of the seat's reaction (in the current language),
+        once it is allowed.
 
         :raises UnauthorizedError: no token, or one that holds no seat (401).
         :raises ForbiddenError: a token of another game's seat (403).
@@ -64,9 +66,14 @@ class Reactions:
                 f"too many reactions: one a second at most (try again in "
                 f"{math.ceil(wait)} s)")
         name = self._name(game_id, seat)
-        return dumps({"type": "reaction", "seat": seat, "reaction": reaction,
-                      "emoji": reaction_emoji(reaction), "text": reaction_text(reaction, name),
-                      "sent": time.time()})
+        sent = time.time()
+
+        def said() -> str:      # in the language of each watcher (see LiveHub.tell)
+            return dumps({"type": "reaction", "seat": seat, "reaction": reaction,
+                          "emoji": reaction_emoji(reaction),
+                          "text": reaction_text(reaction, name), "sent": sent})
+
+        return said
 
     def _name(self, game_id: str, seat: int) -> str:
         """The seat's player name: from the game in memory, else the database."""
