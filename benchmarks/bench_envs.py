@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import time
+from functools import partial
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -99,15 +101,27 @@ def evaluation_seconds(task_id: str, rules: str, figures: Figures) -> None:
 def match_evaluation_seconds(figures: Figures) -> None:
     """How long an exact evaluation of a match policy against the optimal player takes: the
     deciding round in either seat, two rounds first to play (1,849 positions) and the battle,
-    for the random policy (shown every position) and a simple player (shown its turn once)."""
+    for the random policy (shown every position), a simple player (shown its turn once) and,
+    but on the 1,849 positions, a MaskablePPO network."""
+    import torch
+    from sb3_contrib import MaskablePPO
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    torch.set_num_threads(1)
     for label, env in (
             ("deciding round, first", ShutTheBoxMatchEnv(format="single")),
             ("deciding round, second", ShutTheBoxMatchEnv(format="single", seat=1)),
             ("rounds:2, first", ShutTheBoxMatchEnv(format="rounds:2")),
             ("battle, knocker", ShutTheBoxMatchEnv(format="battle"))):
         env.baseline.solution  # noqa: B018 - the match tables are solved once, not timed
-        for name, policy in (("random policy", uniform_random),
-                             ("fewest-tiles player", FewestTilesStrategy())):
+        policies: list[tuple[str, Any]] = [("random policy", uniform_random),
+                                           ("fewest-tiles player", FewestTilesStrategy())]
+        if not label.startswith("rounds"):
+            spaces = partial(ShutTheBoxMatchEnv, format=str(env.config.format), seat=env.seat)
+            network = MaskablePPO("MlpPolicy", DummyVecEnv([spaces]), seed=0, device="cpu",
+                                  policy_kwargs={"net_arch": [128, 128]})
+            policies.insert(0, ("MaskablePPO network [128, 128]", network))
+        for name, policy in policies:
             began = time.perf_counter()
             result = evaluate(policy, env)
             seconds = time.perf_counter() - began

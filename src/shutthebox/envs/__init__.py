@@ -4,7 +4,8 @@ against computer players) and PettingZoo (a match between agents).
 Importing this module registers ``shutthebox/ShutTheBox-v0`` (with a compiled vector entry
 point for ``gymnasium.make_vec``), ``shutthebox/ShutTheBoxMatch-v0`` and the task suite
 (:mod:`shutthebox.envs.tasks`); :func:`evaluate` gives a policy's exact expected return and
-regret on a turn task (:mod:`shutthebox.envs.evaluation`):
+regret on a turn task, or its exact chance to win a match against the optimal player
+(:mod:`shutthebox.envs.evaluation`, :mod:`shutthebox.envs.match_evaluation`):
 
 >>> import gymnasium
 >>> import shutthebox.envs

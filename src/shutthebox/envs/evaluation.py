@@ -1,6 +1,6 @@
 """The exact expected return and regret of a whole policy on a turn task, or its exact share
 of the win in a match against optimal players (a deciding round; for two players, every
-format of turns: :mod:`shutthebox.envs.match_evaluation`), in one call.
+format: :mod:`shutthebox.envs.match_evaluation`), in one call.
 
 :func:`evaluate` shows the policy every decision node of the turn at once (the dice choices
 and every roll that admits a move, from every set of open tiles, reachable or not), in the
