@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from shutthebox.errors import FormatError, ShutTheBoxError
+from shutthebox.language import _, ngettext
 from shutthebox.match import GameFormat, MatchConfig, format_money, parse_stake
 from shutthebox.names import MAX_NAME, clean_name
 from shutthebox.rules import Rules
@@ -114,7 +115,8 @@ def _ask(question: str, read: Callable[[str], Any], console: Console) -> Any:
         try:
             return read(answer)
         except ValueError as error:
-            console.print(f"[red]{escape(str(error))}[/]: try again", highlight=False)
+            console.print(_("{error}: try again").format(error=f"[red]{escape(str(error))}[/]"),
+                          highlight=False)
 
 
 def _wizard(rules: Rules, stake: str | None, seed: int | None, games: int,
@@ -195,7 +197,7 @@ def play_command(
         session = make_session(rules, seats, game_format, stake, seed, games)
     try:
         if resume:
-            console.print(f"resuming {session.path.stem}", highlight=False)
+            console.print(_("resuming {game}").format(game=session.path.stem), highlight=False)
         if terminal and not plain and not as_json and full_screen_fits():
             _play_full_screen(session, console, fast)
         else:
@@ -229,7 +231,8 @@ def _play_full_screen(session: GameSession, console: Console, fast: bool) -> Non
     if outcome is None:   # the app stopped on an error it has shown
         raise SystemExit(1)
     finished = outcome is Outcome.FINISHED
-    console.print(f"game {'saved' if finished else 'saved unfinished'} to {session.path}",
+    console.print((_("game saved to {path}") if finished else
+                   _("game saved unfinished to {path}")).format(path=session.path),
                   highlight=False, soft_wrap=True)
     if outcome is Outcome.INTERRUPTED:
         raise SystemExit(130)
@@ -252,7 +255,8 @@ def _play_lines(session: GameSession, console: Console, fast: bool, as_json: boo
                         "rounds": match.round, "finished": outcome is Outcome.FINISHED,
                         "log": str(session.path)})
         finished = outcome is Outcome.FINISHED
-        console.print(f"game {'saved' if finished else 'saved unfinished'} to {session.path}",
+        console.print((_("game saved to {path}") if finished else
+                       _("game saved unfinished to {path}")).format(path=session.path),
                       soft_wrap=True, highlight=False)
         if outcome is Outcome.INTERRUPTED:
             raise SystemExit(130)
@@ -280,11 +284,11 @@ def _show_ledger(console: Console, session: GameSession) -> None:
     from rich.table import Table
 
     ledger = session.ledger
-    console.print(f"Ledger after {ledger.games} game{'s' * (ledger.games != 1)}",
-                  highlight=False)
+    console.print(ngettext("Ledger after {games} game", "Ledger after {games} games",
+                           ledger.games).format(games=ledger.games), highlight=False)
     table = Table()
-    table.add_column("player")
-    table.add_column("net", justify="right")
+    table.add_column(_("player"))
+    table.add_column(_("net"), justify="right")
     for name, cents in ledger.net.items():
         table.add_row(name, format_money(cents))
     console.print(table)

@@ -329,12 +329,14 @@ class ShutTheBoxApp(App[Outcome]):
         if len(match.events) != events or not self.hint_shown:
             return   # the game moved on while the solver worked
         table = Table(box=None, pad_edge=False, expand=True)
-        short = {"chance to win": "win", "expected score": "score"}[hint.unit]
-        for number, column in enumerate((hint.choice, short, "shut box")):
+        short = _("win") if hint.unit == "chance to win" else _("score")
+        choice = _("dice") if hint.choice == "dice" else _("shut")
+        for number, column in enumerate((choice, short, _("shut box"))):
             table.add_column(column, justify="left" if number == 0 else "right")
         for row in hint.rows:
             table.add_row(*row)
-        panel.update(Group(Text(f"{hint.unit}, best first", style="bold"), table))
+        title = _("{unit}, best first").format(unit=_(hint.unit))
+        panel.update(Group(Text(title, style="bold"), table))
 
     async def _show_lessons(self) -> None:
         """At a game's end: what the coach says of each person's play, in the log."""

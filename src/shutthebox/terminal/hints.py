@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from shutthebox.coach import hint
+from shutthebox.language import _
 from shutthebox.match import Match
 from shutthebox.turn import Phase
 
@@ -27,11 +28,12 @@ class Hint:
 
     @property
     def title(self) -> str:
-        return f"Hint ({self.unit}), best first"
+        return _("Hint ({unit}), best first").format(unit=_(self.unit))
 
     @property
     def columns(self) -> tuple[str, str, str]:
-        return (self.choice, self.unit, "chance to shut")
+        return (_("dice") if self.choice == "dice" else _("shut"), _(self.unit),
+                _("chance to shut"))
 
 
 def _percent(value: float) -> str:

@@ -7,7 +7,7 @@ import { t } from "./i18n.js";
 
 const KINDS = [
   ["here", t("Here, on this screen")],
-  ["open", "A friend (send a link)"],
+  ["open", t("A friend (send a link)")],
   ["computer:easy", t("Computer: easy")],
   ["computer:medium", t("Computer: medium")],
   ["computer:hard", t("Computer: hard (perfect play)")],
