@@ -134,7 +134,7 @@ def preset_text(preset: Preset) -> dict[str, str]:
     """
     return {"text": _("{name} ({tiles} tiles)").format(name=preset.name,
                                                        tiles=preset.rules.tiles),
-            "summary": preset.summary}
+            "summary": _(preset.summary)}
 
 
 def choices() -> dict[str, list[dict[str, str]]]:
