@@ -122,7 +122,7 @@ def played_wins(env: ShutTheBoxMatchEnv, matches: int) -> float:
 
 
 @pytest.mark.parametrize(("fmt", "seat"), [("rounds:2", 0), ("rounds:2", 1),
-                                           ("elimination:15", 1)])
+                                           ("elimination:10", 1)])
 def test_a_random_policys_exact_chance_is_what_play_measures(fmt: str, seat: int) -> None:
     env = ShutTheBoxMatchEnv(tiles=4, format=fmt, seat=seat)
     result = evaluate(uniform_random, env, max_positions=5000)
