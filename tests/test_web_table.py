@@ -128,6 +128,18 @@ def test_a_player_out_of_time_has_the_computer_move_for_them(client: TestClient)
     assert rest[0] == {**rest[0], "type": "roll", "seat": first}
 
 
+def test_a_move_s_answer_says_the_clock_of_the_next_decision(client: TestClient) -> None:
+    state, tokens = friends_game(client, clock=60)
+    for _ in range(3):
+        path, body = first_legal(state)
+        answer = client.post(path, json=body, headers=bearer(tokens[state["pending"]["seat"]]))
+        assert answer.status_code == 200, answer.text
+        state = answer.json()
+        if state["status"] != "playing":
+            break
+        assert 59 <= state["table"]["left"] <= 60, state["table"]
+
+
 def test_three_timeouts_in_a_row_hand_the_seat_to_the_computer_until_its_player_is_back(
         database_url: str, pool: SolverPool) -> None:
     with app_on(database_url, pool, delay=0.3) as client:
@@ -349,3 +361,69 @@ def test_a_move_and_a_timeout_at_once_store_one_of_them(database_url: str) -> No
         one.close()
         two.close()
         engine.dispose()
+
+
+# --- who is at the table ------------------------------------------------------------
+
+
+def next_of(live: Any, kind: str) -> dict[str, Any]:
+    """The feed's next message of this type (the others are skipped)."""
+    for _ in range(50):
+        message: dict[str, Any] = live.receive_json()
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} message")
+
+
+def test_every_board_sees_who_is_at_the_table_and_who_left(client: TestClient) -> None:
+    state, tokens = friends_game(client, clock=300)
+    url = f"/api/games/{state['id']}/live?since={state['event_count']}&table=1"
+    with client.websocket_connect(url) as watcher:
+        assert next_of(watcher, "state")["event_count"] == state["event_count"]
+        assert next_of(watcher, "presence") == {"type": "presence", "online": []}
+        with client.websocket_connect(url) as ann:
+            ann.send_json({"type": "hello", "tokens": [tokens[0]]})
+            assert next_of(watcher, "presence") == {
+                "type": "presence", "online": [0], "seat": 0, "here": True,
+                "text": "Ann is here"}
+            with client.websocket_connect(url) as bo:
+                bo.send_json({"type": "hello", "tokens": [tokens[1], "not-a-token"]})
+                assert next_of(watcher, "presence")["online"] == [0, 1]
+                bo.send_json({"type": "hello", "tokens": [tokens[0]]})     # once a feed
+            left = next_of(watcher, "presence")
+            assert left == {"type": "presence", "online": [0], "seat": 1, "here": False,
+                            "text": "Bo left"}
+            heard = [next_of(ann, "presence").get("text") for _ in range(4)]
+            assert heard == [None, "Ann is here", "Bo is here", "Bo left"]
+
+
+def test_a_hello_of_no_seat_or_of_garbage_changes_nothing(client: TestClient) -> None:
+    state, tokens = friends_game(client, clock=300)
+    _, others = friends_game(client, clock=300)
+    url = f"/api/games/{state['id']}/live?since={state['event_count']}&table=1"
+    with client.websocket_connect(url) as watcher:
+        next_of(watcher, "presence")
+        for junk in ('{"type": "hello", "tokens": ["' + others[0] + '"]}', "x" * 100_000,
+                     '{"type": "hello", "tokens": "abc"}', "[1, 2]", "{", '"hello"',
+                     '{"type": "hello", "tokens": [' + ",".join(['"t"'] * 500) + ']}'):
+            with client.websocket_connect(url) as stranger:
+                stranger.send_text(junk)
+                assert next_of(stranger, "presence")["online"] == []
+        with client.websocket_connect(url) as ann:    # the feeds still serve
+            ann.send_json({"type": "hello", "tokens": [tokens[0]]})
+            assert next_of(watcher, "presence")["online"] == [0]
+    assert client.get(f"/api/games/{state['id']}").json()["event_count"] \
+        == state["event_count"]
+
+
+def test_a_player_who_opens_the_game_again_takes_their_seat_back(client: TestClient) -> None:
+    state, tokens = friends_game(client, clock=300)
+    handed = client.post(f"/api/games/{state['id']}/table/hand", json={"seat": 1},
+                         headers=bearer(tokens[0]))
+    assert handed.json()["table"]["away"] == [1]
+    url = f"/api/games/{state['id']}/live?since=0&table=1"
+    with client.websocket_connect(url) as bo:
+        next_of(bo, "state")
+        bo.send_json({"type": "hello", "tokens": [tokens[1]]})
+        back = until(client, state["id"], lambda s: "back" in types(s), seconds=10)
+    assert back["table"]["away"] == [] and "Bo is back and plays again" in said(back)

@@ -26,10 +26,12 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 from starlette.concurrency import run_in_threadpool
 
+from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import _, current_language
 from shutthebox.web.bounds import MAX_EVENT
 from shutthebox.web.cache import GameNotFoundError
 from shutthebox.web.guard import NO_GAME_CLOSE, Receive, Scope, Send
+from shutthebox.web.presence import Presence, hello_tokens
 from shutthebox.web.service import GameService
 from shutthebox.web.storage import NOTIFY_CHANNEL, Announcer, News, heard, is_postgresql
 from shutthebox.web.view import Batch
@@ -63,6 +65,8 @@ class LiveHub:
         self._told: dict[str, collections.deque[
             tuple[int, str | Callable[[], str], dict[str, str]]]] = {}
         self._told_count = 0
+        self.presence = Presence()
+        """The seats whose players have the game open (in this process)."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: asyncio.Task[None] | None = None
         self._announcer: Announcer | None = None
@@ -98,6 +102,12 @@ class LiveHub:
                 self._latest.pop(game_id, None)
                 self._progress.pop(game_id, None)
                 self._told.pop(game_id, None)
+                self.presence.forget(game_id)
+
+    def wake_all(self, game_id: str) -> None:
+        """Wake the game's feeds (for news that is no batch of events: who is present)."""
+        for wake in self._watchers.get(game_id, ()):
+            wake.set()
 
     def watching(self, game_id: str) -> int:
         """How many clients of this process watch the game."""
@@ -288,7 +298,10 @@ class LiveFeed:
     and a ``ping`` after 20 quiet seconds. A client that leaves is let go at once; once the
     game is over and its last state sent, the feed is closed with :data:`GAME_OVER_CLOSE`
     (with ``table=1``, :data:`LINGER_SECONDS` later, for what is said after the game). An
-    unknown game is refused with :data:`NO_GAME_CLOSE`.
+    unknown game is refused with :data:`NO_GAME_CLOSE`. With ``table=1`` a feed also says
+    who is at the table (:mod:`shutthebox.web.presence`): a ``presence`` message after the
+    first state and at each arrival and departure; the page's hello (its seats' tokens)
+    makes its seats present, and gives back a seat the computer played while it was away.
 
     ``blocking(function, *arguments)`` runs the service's database work."""
 
@@ -322,7 +335,22 @@ class LiveFeed:
         await send({"type": "websocket.accept"})
         wake = self.hub.watch(game_id)
         gone = asyncio.Event()
-        reader = asyncio.create_task(_until_disconnect(receive, gone, wake))
+        held: list[int] = []
+        """The seats this feed's page holds (present while it is open)."""
+
+        greeted: list[bool] = []
+
+        async def hello(message: str) -> None:
+            tokens = [] if greeted else hello_tokens(message)
+            if not tokens:
+                return
+            greeted.append(True)        # one hello a feed: its tokens are looked up once
+            seats = await self._hello(game_id, state, tokens)
+            self.hub.presence.arrive(game_id, seats)
+            held.extend(seats)
+            self.hub.wake_all(game_id)
+
+        reader = asyncio.create_task(_until_disconnect(receive, gone, wake, hello))
         try:
             await self._follow(send, game_id, state, wake, gone, linger)
         except OSError:             # the client went away while a message was sent
@@ -331,8 +359,28 @@ class LiveFeed:
             if "Unexpected ASGI message" not in str(error):  # a close with this error
                 raise
         finally:
-            self.hub.unwatch(game_id, wake)
             reader.cancel()
+            self.hub.presence.leave(game_id, held)
+            self.hub.wake_all(game_id)
+            self.hub.unwatch(game_id, wake)
+
+    async def _hello(self, game_id: str, state: dict[str, Any], tokens: list[str]
+                     ) -> list[int]:
+        """The seats of the game a page's tokens hold; a seat among them that the computer
+        plays while its player was away is theirs again."""
+        service = self.service
+        held: list[int] = []
+        for token in tokens:
+            try:
+                seat = await self.blocking(service.seat_of, game_id, [token])
+            except (ShutTheBoxError, DBAPIError):
+                continue                # not a seat of this game: a watcher, then
+            if seat not in held:
+                held.append(seat)
+            if seat in state.get("table", {}).get("away", ()):
+                with contextlib.suppress(ShutTheBoxError, DBAPIError):
+                    await self.blocking(service.table_action, game_id, token, "back")
+        return held
 
     async def _follow(self, send: Send, game_id: str, state: dict[str, Any],
                       wake: asyncio.Event, gone: asyncio.Event, linger: bool = False
@@ -360,7 +408,11 @@ class LiveFeed:
         language = current_language()       # the watcher's (the feed's request's)
         first = Batch.of(state)
         mark = hub.told_mark()
+        presence = hub.presence
+        here = presence.mark()
         await text(first.message)
+        if linger:                      # (the table's talk: who is at it too)
+            await text(presence.message(game_id, []))
         sent, over = first.count, first.over
         told: str | None = None
         until = None
@@ -383,6 +435,10 @@ class LiveFeed:
             mark, said = hub.told_after(game_id, mark)
             for message in said:
                 await text(message)
+            here, changes = presence.after(game_id, here) if linger else (here, [])
+            for change in changes:      # (the names as they are now: friends join)
+                await text(presence.message(game_id, service.names(game_id, state),
+                                            change))
             if over:
                 continue
             batch = hub.batch_after(game_id, sent)   # as this process stored it, if it did
@@ -464,12 +520,17 @@ async def _refuse(send: Send, code: int, reason: str) -> None:
     await _close(send, code, reason)
 
 
-async def _until_disconnect(receive: Receive, gone: asyncio.Event, wake: asyncio.Event
-                            ) -> None:
-    """Read (and drop) what a live client sends until it leaves; then wake its handler."""
+async def _until_disconnect(receive: Receive, gone: asyncio.Event, wake: asyncio.Event,
+                            heard: Callable[[str], Awaitable[None]] | None = None) -> None:
+    """Read what a live client sends until it leaves (``heard`` takes each text message);
+    then wake its handler."""
     try:
-        while (await receive())["type"] != "websocket.disconnect":
-            pass
+        while True:
+            message = await receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if heard is not None and isinstance(message.get("text"), str):
+                await heard(message["text"])
     finally:
         gone.set()
         wake.set()

@@ -22,7 +22,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import select, update
@@ -335,10 +335,8 @@ class GameService:
                     cache.forget(game_id)
                     return None
                 loaded.stored = None
-                table = loaded.table
-                if table.clock is not None:     # (as this process heard of it)
-                    table.deadline = now() + timedelta(seconds=table.clock) \
-                        if table.clock_runs(waiting_for(loaded)) else None
+                if loaded.table.clock is not None:
+                    _start_clock(loaded)        # (as this process heard of it)
             return self._state(game_id, loaded, since, [])
         finally:
             lock.release()
@@ -358,6 +356,13 @@ class GameService:
             return self._state(game_id, loaded, since, [])
         finally:
             lock.release()
+
+    def names(self, game_id: str, state: dict[str, Any]) -> list[str]:
+        """The names at the game's seats: as the game in memory has them, else as
+        ``state`` (a state of the game read earlier) had them."""
+        loaded = self.cache.games.get(game_id)
+        return [s.name for s in loaded.seats] if loaded is not None \
+            else [s["name"] for s in state["seats"]]
 
     def list_games(self, tokens: list[str]) -> list[dict[str, Any]]:
         """The games these tokens hold seats in, newest first."""
@@ -577,6 +582,8 @@ class GameService:
         except Exception:
             self.cache.forget_game(loaded)
             raise
+        if loaded.table.clock is not None:
+            _start_clock(loaded)            # (the answer says the clock of the next decision)
 
     # --- the server's own steps (see computers.py) -------------------------------------
 
@@ -781,11 +788,8 @@ class GameService:
         over = match is not None and (match.is_over or loaded.table.ended)
         status = "waiting" if match is None else "over" if over else "playing"
         stored = (status, waiting_for(loaded))
-        table = loaded.table
-        if table.clock is not None:
-            table.deadline = now() + timedelta(seconds=table.clock) \
-                if table.clock_runs(stored[1]) else None
-            fields["deadline"] = table.deadline
+        if loaded.table.clock is not None:
+            fields["deadline"] = _start_clock(loaded)
         if stored != loaded.stored or fields:
             fields = {"status": status, "waiting_for": stored[1], **fields}
         results = game_results(match) if match is not None and match.is_over else []
@@ -806,6 +810,16 @@ class GameService:
 
     def _holder_cached(self, token: str) -> tuple[str, int] | None:
         return self.cache.holders.get(token_hash(token))
+
+
+def _start_clock(loaded: LoadedGame) -> datetime | None:
+    """Start the turn clock of the decision the game waits for now (None: no clock runs);
+    answer its deadline."""
+    table = loaded.table
+    assert table.clock is not None
+    table.deadline = now() + timedelta(seconds=table.clock) \
+        if table.clock_runs(waiting_for(loaded)) else None
+    return table.deadline
 
 
 class _CacheStaleError(Exception):

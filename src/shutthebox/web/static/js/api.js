@@ -128,6 +128,13 @@ export function act(id, path, body, seat, key) {
   });
 }
 
+/** A table action (pause, resume, end, hand with {seat}, back) with the token of ``seat``. */
+export function tableAction(id, action, seat, body = {}) {
+  return request(`/api/games/${encodeURIComponent(id)}/table/${action}`, {
+    method: "POST", body, headers: bearer(tokensFor(id)[seat]),
+  });
+}
+
 export const hint = (id) => request(`/api/games/${encodeURIComponent(id)}/hint`, { headers: bearer(anyToken(id)) });
 export const coach = (id) => request(`/api/games/${encodeURIComponent(id)}/coach`, { headers: bearer(anyToken(id)) });
 export const review = (id) => request(`/api/games/${encodeURIComponent(id)}/review`);
@@ -183,7 +190,7 @@ export const stats = (name) => request(`/api/stats?player=${encodeURIComponent(n
  * server's long work for the game ({fraction, what}), and onTable with what is said at the
  * table (reactions, the rematch; the feed stays open a while after the game for them);
  * reconnects from the last event. */
-export function live(id, since, onState, onProgress = () => {}, onTable = () => {}) {
+export function live(id, since, onState, onProgress = () => {}, onTable = () => {}, onPresence = () => {}) {
   let socket = null;
   let closed = false;
   let delay = 500;
@@ -192,12 +199,19 @@ export function live(id, since, onState, onProgress = () => {}, onTable = () => 
     if (closed) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${scheme}://${location.host}/api/games/${encodeURIComponent(id)}/live?since=${last}&table=1`);
-    socket.addEventListener("open", () => { delay = 500; });
+    socket.addEventListener("open", () => {
+      delay = 500;
+      // the seats held here are at the table while the page is open (and one the computer
+      // played while we were away is ours again)
+      const tokens = Object.values(tokensFor(id));
+      if (tokens.length) socket.send(JSON.stringify({ type: "hello", tokens }));
+    });
     socket.addEventListener("message", (message) => {
       let state;
       try { state = JSON.parse(message.data); } catch { return; }
       if (state.type === "progress") { onProgress(state); return; }
       if (state.type === "reaction" || state.type === "rematch") { onTable(state); return; }
+      if (state.type === "presence") { onPresence(state); return; }
       if (state.type !== "state") return;
       last = Math.max(last, state.event_count);
       onState(state);

@@ -151,6 +151,8 @@ async function start(event) {
     const chosen = $("format").value;
     const kind = players.length === 1 && chosen === "single" ? "solo" : chosen;
     spec = { players, preset: $("preset").value || null, rules: readRules(), format: kind + (number && NUMBER_LABEL[kind] ? `:${number}` : ""), stake: $("stake").value.trim() || null };
+    // The clock is for friends online: a game played here alone has none (the server says so).
+    if (players.some((p) => p.kind === "open")) spec.clock = Number($("clock").value) || null;
   } catch (problem) {
     error.textContent = problem.message;
     return;

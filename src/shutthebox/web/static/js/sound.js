@@ -96,7 +96,10 @@ const BUZZ = { roll: 25, "shut-box": [40, 60, 80] };
 /** Plays the sound `name` (roll, shut, shut-box, win) and its buzz, if the page makes sounds. */
 export function play(name) {
   if (!enabled()) return;
-  if (BUZZ[name] && navigator.vibrate) navigator.vibrate(BUZZ[name]);
+  // A browser refuses (and logs an error for) a buzz before the reader has touched the
+  // page: a friend who only watches the others' rolls has not.
+  const touched = !navigator.userActivation || navigator.userActivation.hasBeenActive;
+  if (BUZZ[name] && navigator.vibrate && touched) navigator.vibrate(BUZZ[name]);
   const ctx = audio();
   if (ctx && SOUNDS[name]) SOUNDS[name](ctx);
 }

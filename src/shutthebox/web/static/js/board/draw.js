@@ -9,6 +9,7 @@ import { mySeats, seatKind, myMove } from "./seats.js";
 import { showOver } from "./moments.js";
 import { toggle } from "./input.js";
 import { updateCoach } from "./coach.js";
+import { drawTable, presenceMark } from "./table.js";
 import { say, loaded } from "../sentences.js";
 import { t } from "../i18n.js";
 
@@ -26,6 +27,7 @@ export function render() {
   $("game-title").textContent = g.title;
   $("game-rules").textContent = g.rules_text;
   drawPlayers(g);
+  drawTable(g);
   drawShare(g);
   drawTiles(g, mine && p.kind === "shut");
   drawTableDice(g);
@@ -168,6 +170,7 @@ function drawPlayers(g) {
     const score = g.round_scores ? g.round_scores[String(seat)] : undefined;
     return el("tr", { className: classes.join(" ") },
       el("th", { scope: "row" }, el("span", { className: "name" }, info.name || player.name), note ? el("small", {}, ` ${note}`) : null,
+        presenceMark(g, seat, info),
         g.pending.seat === seat && g.status === "playing" ? el("span", { className: "visually-hidden" }, " " + t("(to play)")) : null),
       battle ? el("td", {}, say(seat === 0 ? "role_knock" : "role_stand")) : el("td", {}, score === undefined ? "–" : String(score)),
       battle ? null : el("td", {}, String(g.totals[seat])));

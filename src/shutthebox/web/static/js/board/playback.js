@@ -13,6 +13,7 @@ import { play } from "../sound.js";
 import * as reactions from "../reactions.js";
 import * as series from "../series.js";
 import { say, loaded } from "../sentences.js";
+import { wireTable, showPresence, resetTable } from "./table.js";
 
 const STEP_PAUSE_MS = 260;
 const SPOKEN = new Set(["seat", "turn", "dice", "roll", "shut", "stand", "pass", "turn-end", "round-end", "eliminated", "winner"]);
@@ -24,6 +25,8 @@ export async function open(id, created = null) {
   view.selected.clear();
   view.lastEnd = null;
   view.coachAt = -1;
+  resetTable();
+  wireTable(receive);
   clear($("log"));
   for (const id of ["moment", "hint-panel", "share"]) { clear($(id)); $(id).hidden = true; }
   $("game-error").textContent = $("coach").textContent = $("personal-best").textContent = "";
@@ -56,7 +59,8 @@ export async function open(id, created = null) {
   series.showSeries(state);
   reactions.showButtons(state, Object.keys(api.tokensFor(id)).length > 0);
   view.feed = api.live(id, state.event_count, receive, showProgress,
-    (message) => (message.type === "reaction" ? reactions.show(message) : series.onRematch(message)));
+    (message) => (message.type === "reaction" ? reactions.show(message) : series.onRematch(message)),
+    showPresence);
 }
 
 /** The server's long work for this game (the match tables, the first time): a bar. */
