@@ -88,7 +88,7 @@ function draw(state, focusTile = null) {
 }
 
 function finished(result) {
-  const name = el("input", { id: "daily-name", maxLength: 40, value: t("You"), autocomplete: "nickname" });
+  const name = el("input", { id: "daily-name", maxLength: 40, value: "You", autocomplete: "nickname" });
   const keep = el("button", { type: "button", className: "primary", on: { click: async () => {
     let answer;
     try {

@@ -27,7 +27,7 @@ export function init(go) {
   });
   $("format").addEventListener("change", updateNumber);
   $("new-game").addEventListener("submit", start);
-  addSeat(t("You"), "here");
+  addSeat("You", "here");   // the name the server speaks to in the second person, in every language
   addSeat(t("Computer"), "computer:hard");
   updateNumber();
   ready = loadChoices().then(loadPresets);
@@ -54,10 +54,14 @@ function addSeat(name, kind) {
   renumber();
 }
 
+const literal = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** The names the form gives by itself, in the page's language ("Player 2", "Computer", "Friend 3"). */
+const GIVEN = new RegExp(`^(${literal(t("Player {number}")).replace("\\{number\\}", "\\d+")}|${literal(t("Computer"))}( \\d+)?|${literal(t("Friend"))}( \\d+)?)?$`);
+
 // A name nobody typed follows the kind of seat: "Friend" for a friend's seat, and so on.
 function renameDefault(li, kind) {
   const input = li.querySelector(".seat-name");
-  if (!/^(Player \d+|Computer( \d+)?|Friend( \d+)?)?$/.test(input.value.trim())) return;
+  if (!GIVEN.test(input.value.trim())) return;
   const index = [...$("seats").children].indexOf(li) + 1;
   const base = kind === "open" ? t("Friend") : kind.startsWith("computer") ? t("Computer") : null;
   const taken = [...$("seats").querySelectorAll(".seat-name")].filter((other) => other !== input).map((other) => other.value.trim());
@@ -73,9 +77,9 @@ function removeSeat(li) {
 
 function renumber() {
   [...$("seats").children].forEach((li, i) => {
-    li.querySelector("label").textContent = `Player ${i + 1}`;
-    li.querySelector(".seat-kind").previousElementSibling.textContent = `Who plays as player ${i + 1}`;
-    li.querySelector(".remove").setAttribute("aria-label", `Remove player ${i + 1}`);
+    li.querySelector("label").textContent = t("Player {number}", { number: i + 1 });
+    li.querySelector(".seat-kind").previousElementSibling.textContent = t("Who plays as player {number}", { number: i + 1 });
+    li.querySelector(".remove").setAttribute("aria-label", t("Remove player {number}", { number: i + 1 }));
     li.querySelector(".remove").hidden = $("seats").children.length === 1;
   });
 }
