@@ -32,7 +32,9 @@ export async function show(code) {
   current = invite;
   const others = invite.players.filter((_, i) => i !== invite.seat);
   fill(summary, 
-    el("p", { className: "lead" }, `${others.join(", ") || "A friend"} invite${others.length === 1 ? "s" : ""} you to a game of Shut the Box.`),
+    el("p", { className: "lead" }, !others.length ? t("A friend invites you to a game of Shut the Box.")
+      : others.length === 1 ? t("{name} invites you to a game of Shut the Box.", { name: others[0] })
+        : t("{names} invite you to a game of Shut the Box.", { names: others.join(", ") })),
     el("dl", { className: "facts" },
       el("dt", {}, t("Game")), el("dd", {}, invite.format_text),
       el("dt", {}, t("Rules")), el("dd", {}, invite.rules_text),

@@ -13,6 +13,11 @@ import { drawTable, presenceMark } from "./table.js";
 import { say, loaded } from "../sentences.js";
 import { t } from "../i18n.js";
 
+/** A computer's strength in the page's language (its other names as they are). */
+function strengthName(strength) {
+  return { easy: t("easy"), medium: t("medium"), hard: t("hard") }[strength] || strength;
+}
+
 const ACTION_BUTTONS = ["roll", "one-die", "two-dice", "shut", "clear", "hint"];
 
 // A board drawn before the server's sentences came is drawn again with them.
@@ -163,7 +168,7 @@ function drawPlayers(g) {
     if (g.pending.seat === seat && g.status === "playing") classes.push("to-play");
     if ((g.winners || []).includes(seat)) classes.push("winner");
     if (g.active && !g.active[seat]) classes.push("out");
-    const kind = info.kind === "computer" ? t("computer, {strength}", { strength: info.computer || player.computer })
+    const kind = info.kind === "computer" ? t("computer, {strength}", { strength: strengthName(info.computer || player.computer) })
       : info.kind === "open" && !info.joined ? t("waiting to join") : info.kind === "open" ? t("friend") : "";
     const you = held.has(seat) && strangers ? t("you") : "";
     const note = [kind, you].filter(Boolean).join(" · ");
