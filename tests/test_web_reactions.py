@@ -4,7 +4,9 @@ file and on PostgreSQL (skipped, saying so, when it does not answer)."""
 
 from __future__ import annotations
 
+import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +15,16 @@ from starlette.websockets import WebSocketDisconnect
 
 from shutthebox.table_talk import REACTIONS
 from shutthebox.web.reactions import BURST, RATE
-from tests.test_web_api import bearer, client, database_url, new_game, play_out, pool
+from tests.test_web_api import (
+    bearer,
+    client,
+    database_url,
+    new_game,
+    play_out,
+    pool,
+)
+from tests.test_web_servers import play
+from tests.webserver import Server, postgres_problem, postgres_schema
 
 __all__ = ["client", "database_url", "pool"]        # the API tests' fixtures
 
@@ -142,3 +153,53 @@ def test_a_lingering_feed_closes_after_its_time(client: TestClient,
         while True:
             table.receive_json()
     assert shut.value.code == 4000 and 0.25 < time.monotonic() - began < 10
+
+
+def test_reactions_and_the_rematch_reach_the_feeds_of_another_process(
+        tmp_path: Path) -> None:
+    """Two server processes on one PostgreSQL: what is said at a table in one reaches the
+    other's feeds through the database's announcements, within a bounded time."""
+    from websockets.sync.client import connect
+
+    problem = postgres_problem()
+    if problem is not None:
+        pytest.skip(f"needs PostgreSQL: {problem}")
+    for home in ("one", "two"):
+        (tmp_path / home).mkdir()
+    with postgres_schema() as url:
+        one = Server(tmp_path / "one", database_url=url).start()
+        two = Server(tmp_path / "two", database_url=url).start()
+        try:
+            state = one.post("/api/games", {"players": [{"name": "Ann"}, {"name": "Bo"}]}
+                             ).json()
+            live = two.url.replace("http", "ws") + f"/api/games/{state['id']}/live"
+            with connect(f"{live}?since=0&table=1") as feed:
+
+                def heard(kind: str) -> dict[str, Any]:
+                    while True:
+                        message: dict[str, Any] = json.loads(feed.recv(timeout=10))
+                        if message["type"] == kind:
+                            return message
+
+                heard("state")
+                took = []
+                for reaction in ("wow", "cheer", "wink"):   # the first opens a connection
+                    sent = time.monotonic()
+                    assert one.post(f"/api/games/{state['id']}/react", {"reaction": reaction},
+                                    token=state["tokens"]["0"]).status_code == 202
+                    said = heard("reaction")
+                    took.append((time.monotonic() - sent) * 1000)
+                    assert said["reaction"] == reaction and said["seat"] == 0
+                print("\nreactions reached another process's feed in "
+                      f"{', '.join(f'{ms:.0f}' for ms in took)} ms")
+                assert said["text"] == "Ann winks." and max(took) < 5000
+                over = play(one, state, state["tokens"])
+                while heard("state")["event_count"] < over["event_count"]:
+                    pass
+                made = one.post(f"/api/games/{state['id']}/rematch",
+                                token=state["tokens"]["1"]).json()
+                news = heard("rematch")
+                assert news["game_id"] == made["game_id"] and news["text"].startswith("Bo ")
+        finally:
+            one.kill()
+            two.kill()

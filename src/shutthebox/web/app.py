@@ -23,7 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from sqlalchemy.engine import Engine
 
 from shutthebox.language import speaking
-from shutthebox.web import advice
+from shutthebox.web import advice, reactions, series
 from shutthebox.web.advice import SolverPool
 from shutthebox.web.clock import ClockKeeper
 from shutthebox.web.computers import ComputerDriver
@@ -41,10 +41,8 @@ from shutthebox.web.guard import (
 from shutthebox.web.lane import ActionLane
 from shutthebox.web.languages import request_language
 from shutthebox.web.live import LiveFeed, LiveHub
-from shutthebox.web.reactions import Reactions
 from shutthebox.web.refusals import REFUSALS, REFUSED, malformed, refusal, refused
 from shutthebox.web.routes import actions, api_router, games, pages
-from shutthebox.web.series import Series
 from shutthebox.web.service import GameService
 from shutthebox.web.storage import make_engine
 from shutthebox.web.view import Batch
@@ -137,8 +135,9 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     app.state.work = work
     app.state.blocking = blocking
     app.state.misses = MissLimit()
-    app.state.reactions = Reactions(service)
-    app.state.series = Series(service)
+    app.state.reactions = reactions.Reactions(service)
+    app.state.series = series.Series(service)
+    hub.speakers.update(reaction=reactions.speak, rematch=series.speak)
     for kind in REFUSALS:
         app.add_exception_handler(kind, refused)
     app.exception_handler(RequestValidationError)(malformed)

@@ -33,7 +33,14 @@ from shutthebox.web.cache import GameNotFoundError
 from shutthebox.web.guard import NO_GAME_CLOSE, Receive, Scope, Send
 from shutthebox.web.presence import Presence, hello_tokens
 from shutthebox.web.service import GameService
-from shutthebox.web.storage import NOTIFY_CHANNEL, Announcer, News, heard, is_postgresql
+from shutthebox.web.storage import (
+    NOTIFY_CHANNEL,
+    Announcer,
+    News,
+    heard,
+    heard_table,
+    is_postgresql,
+)
 from shutthebox.web.view import Batch
 
 log = logging.getLogger(__name__)
@@ -47,6 +54,9 @@ BAD_REQUEST_CLOSE = 1008
 LINGER_SECONDS = 600.0
 """How long a feed opened with ``table=1`` stays open once its game is over, for what is
 said at the table after it (reactions, the rematch)."""
+Speaker = Callable[[dict[str, Any]], str]
+"""Makes the live message (JSON text) of something said at a table from its data, in the
+language of the feed that sends it."""
 TOLD_KEPT = 16
 """Messages told a game's table (:meth:`LiveHub.tell`) kept for watchers that are busy
 sending: one further behind misses the oldest (they are not part of the game)."""
@@ -63,10 +73,12 @@ class LiveHub:
         """Per watched game: the last batch this process stored."""
         self._progress: dict[str, float] = {}
         self._told: dict[str, collections.deque[
-            tuple[int, str | Callable[[], str], dict[str, str]]]] = {}
+            tuple[int, str, dict[str, Any], dict[str, str]]]] = {}
         self._told_count = 0
         self.presence = Presence()
         """The seats whose players have the game open (in this process)."""
+        self.speakers: dict[str, Speaker] = {}
+        """What is said at a table, by kind (see :meth:`tell`)."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: asyncio.Task[None] | None = None
         self._announcer: Announcer | None = None
@@ -138,35 +150,40 @@ class LiveHub:
                            "what": _("Working out the exact match tables for these rules "
                                      "(only the first time)")})
 
-    def tell(self, game_id: str, message: str | Callable[[], str]) -> None:
-        """Send the game's watchers in this process a message that is no part of the game
-        (a reaction, a rematch), as JSON text (from the event loop): the text, or what makes
-        it in the current language (made once for each language its watchers speak)."""
+    def tell(self, game_id: str, kind: str, data: dict[str, Any]) -> None:
+        """Tell the game's watchers, in every process, something said at the table that is
+        no part of the game (a reaction, a rematch: ``kind``, a key of :attr:`speakers`),
+        from the event loop. Each feed says it in its reader's language (made once for each
+        language its watchers speak)."""
+        self._tell_here(game_id, kind, data)
+        if self._announcer is not None:
+            self._announcer.tell_table(game_id, kind, data)
+
+    def _tell_here(self, game_id: str, kind: str, data: dict[str, Any]) -> None:
         watchers = self._watchers.get(game_id)
-        if not watchers:
+        if not watchers or kind not in self.speakers:
             return
         self._told_count += 1
         told = self._told.get(game_id)
         if told is None:
             told = self._told[game_id] = collections.deque(maxlen=TOLD_KEPT)
-        told.append((self._told_count, message, {}))
+        told.append((self._told_count, kind, data, {}))
         for wake in watchers:
             wake.set()
 
     def told_after(self, game_id: str, mark: int) -> tuple[int, list[str]]:
-        """The messages told the game after ``mark`` (0: none yet), and the new mark."""
+        """The messages told the game after ``mark`` (0: none yet), as JSON texts in the
+        language of the caller's context, and the new mark."""
         told = self._told.get(game_id)
         if not told or told[-1][0] <= mark:
             return mark, []
         language = current_language()
         said = []
-        for number, message, spoken in told:
+        for number, kind, data, spoken in told:
             if number > mark:
-                if not isinstance(message, str):
-                    if language not in spoken:
-                        spoken[language] = message()
-                    message = spoken[language]
-                said.append(message)
+                if language not in spoken:
+                    spoken[language] = self.speakers[kind](data)
+                said.append(spoken[language])
         return told[-1][0], said
 
     def told_mark(self) -> int:
@@ -260,6 +277,8 @@ class LiveHub:
                     async for notice in conn.notifies():
                         for news in heard(notice.payload):
                             self._wake(news.game_id, _batch(news), news.until)
+                        for game_id, kind, data in heard_table(notice.payload):
+                            self._tell_here(game_id, kind, data)
             except asyncio.CancelledError:
                 raise
             except Exception:

@@ -5,15 +5,15 @@ its id: no free text, so nothing to moderate. Only a seat's token may send one (
 watcher), for its own game, playing or over. A seat may send :data:`RATE` a second on
 average, :data:`BURST` at once (a bucket per seat, in the server process); past that it is
 refused with 429 and a Retry-After. A reaction is no part of the game: it is not stored,
-it goes to the game's live feeds of this process (:meth:`shutthebox.web.live.LiveHub.tell`)
-and is gone.
+it goes to the game's live feeds (:meth:`shutthebox.web.live.LiveHub.tell`, every process's
+on PostgreSQL) and is gone.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import select
 
@@ -38,6 +38,15 @@ class UnknownReactionError(ShutTheBoxError):
     """A reaction id outside the fixed set (400)."""
 
 
+def speak(data: dict[str, Any]) -> str:
+    """The live message of a reaction (as :meth:`Reactions.check` answers it), in the
+    language of the feed: who (seat) sent which (id and emoji), in a sentence."""
+    reaction = str(data["reaction"])
+    return dumps({"type": "reaction", "seat": data["seat"], "reaction": reaction,
+                  "emoji": reaction_emoji(reaction),
+                  "text": reaction_text(reaction, str(data["name"])), "sent": data["sent"]})
+
+
 class Reactions:
     """Checks a reaction (the seat's token, the set, the seat's rate) and makes its live
     message."""
@@ -47,9 +56,8 @@ class Reactions:
         self.service = service
         self._buckets = Buckets(rate, burst)
 
-    def message(self, game_id: str, token: str | None, reaction: str) -> Callable[[], str]:
-        """What makes the live message of the seat's reaction (in the current language),
-        once it is allowed.
+    def check(self, game_id: str, token: str | None, reaction: str) -> dict[str, Any]:
+        """The seat's reaction as the live feeds say it (:func:`speak`), once it is allowed.
 
         :raises UnauthorizedError: no token, or one that holds no seat (401).
         :raises ForbiddenError: a token of another game's seat (403).
@@ -65,15 +73,8 @@ class Reactions:
             raise TooManyReactionsError(
                 f"too many reactions: one a second at most (try again in "
                 f"{math.ceil(wait)} s)")
-        name = self._name(game_id, seat)
-        sent = time.time()
-
-        def said() -> str:      # in the language of each watcher (see LiveHub.tell)
-            return dumps({"type": "reaction", "seat": seat, "reaction": reaction,
-                          "emoji": reaction_emoji(reaction),
-                          "text": reaction_text(reaction, name), "sent": sent})
-
-        return said
+        return {"seat": seat, "reaction": reaction, "name": self._name(game_id, seat),
+                "sent": time.time()}
 
     def _name(self, game_id: str, seat: int) -> str:
         """The seat's player name: from the game in memory, else the database."""

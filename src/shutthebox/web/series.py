@@ -30,6 +30,7 @@ from shutthebox.match import Ledger
 from shutthebox.rules import Rules
 from shutthebox.table_talk import ledger_text, next_game_text, rematch_text, tally_text
 from shutthebox.web.cache import GameNotFoundError, read_game
+from shutthebox.web.codec import dumps
 from shutthebox.web.seats import SeatKind, SeatTakenError, token_hash
 from shutthebox.web.service import GameService, SeatSpec
 from shutthebox.web.storage import GAMES, SEATS, SERIES, event_count, store_new_game
@@ -52,6 +53,13 @@ def rematch_token(old_token: str, game_id: str) -> str:
     """
     digest = hmac.new(old_token.encode(), f"rematch:{game_id}".encode(), hashlib.sha256)
     return base64.urlsafe_b64encode(digest.digest()[:24]).decode()
+
+
+def speak(data: dict[str, Any]) -> str:
+    """The live message, on the finished game's feeds, that its next game has started (the
+    new game's id and number, and who started it), in the language of the feed."""
+    return dumps({"type": "rematch", "game_id": data["game_id"], "number": data["number"],
+                  "text": rematch_text(str(data["name"]), int(data["number"]))})
 
 
 class Series:
@@ -89,7 +97,7 @@ class Series:
                 claimed[str(mine)] = self._claim(db, new_id, mine, token)
         for seat_text, token in claimed.items():
             service.cache.know(token_hash(token), (new_id, int(seat_text)))
-        return {"game_id": new_id, "number": number, "created": created,
+        return {"game_id": new_id, "number": number, "created": created, "by": name,
                 "text": rematch_text(name, number), "tokens": claimed,
                 "state": service.state(new_id, 0, list(claimed.values()))}
 

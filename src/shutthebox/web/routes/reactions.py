@@ -37,6 +37,6 @@ async def react(game_id: str, body: Reaction, request: Request, tokens: SeatToke
     seat's token may (401 without one, 403 with another game's); a seat may send one a
     second on average, three at once (429 past that). Reactions are not stored."""
     sender: Reactions = request.app.state.reactions
-    message = sender.message(game_id, tokens[0] if tokens else None, body.reaction)
-    request.app.state.hub.tell(game_id, message)
+    said = sender.check(game_id, tokens[0] if tokens else None, body.reaction)
+    request.app.state.hub.tell(game_id, "reaction", said)
     return {"reaction": body.reaction, "rate": RATE}

@@ -7,7 +7,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
-from shutthebox.web.codec import dumps
 from shutthebox.web.deps import BlockingDep
 from shutthebox.web.routes.games import held_tokens
 from shutthebox.web.series import Series
@@ -27,9 +26,8 @@ async def rematch(game_id: str, request: Request, blocking: BlockingDep,
     series: Series = request.app.state.series
     answer = await blocking(series.play_again, game_id, tokens)
     if answer["created"]:
-        request.app.state.hub.tell(game_id, dumps({
-            "type": "rematch", "game_id": answer["game_id"], "number": answer["number"],
-            "text": answer["text"]}))
+        request.app.state.hub.tell(game_id, "rematch", {
+            "game_id": answer["game_id"], "number": answer["number"], "name": answer["by"]})
     return answer
 
 

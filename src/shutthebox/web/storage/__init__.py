@@ -24,6 +24,7 @@ from shutthebox.web.storage.postgresql import (
     AsyncWriter,
     News,
     heard,
+    heard_table,
 )
 from shutthebox.web.storage.queries import (
     Move,
@@ -45,6 +46,7 @@ __all__ = [
     "Announcer",
     "AsyncWriter", "Checkpointer", "Move", "NewGame", "News", "SqliteWriter", "StorageError",
     "append_events", "create_game", "default_url", "driver_error", "event_count", "heard",
+    "heard_table",
     "is_postgresql", "load_events", "make_engine", "now", "record_results", "safe_url",
     "store_move", "store_new_game", "upgrade",
 ]

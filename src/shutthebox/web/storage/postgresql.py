@@ -56,6 +56,8 @@ EVENTS_SINCE = (
 """A game's event count and its events from the ``since``-th on (texts in a JSON array)."""
 PAYLOAD_BYTES = 7_000
 """The most an announcement holds (PostgreSQL takes up to 8,000 bytes)."""
+TABLE_QUEUE = 1_000
+"""What is said at tables (reactions, rematches) waiting to be announced, at most."""
 PROCESS = ""
 """This process, as its announcements name it (named anew in a forked child)."""
 
@@ -105,6 +107,43 @@ def announcements(news: list[News]) -> list[str]:
     if items:
         payloads.append(_payload(items))
     return payloads
+
+
+def table_announcements(told: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
+    """The payloads announcing what was said at tables in this process (reactions, rematches:
+    a game's id, the kind and its data), as few as fit.
+
+    >>> heard_table(table_announcements([("0f3a", "reaction", {"seat": 1})])[0]
+    ...             .replace(PROCESS, "another"))
+    [('0f3a', 'reaction', {'seat': 1})]
+    """
+    payloads: list[str] = []
+    items: list[str] = []
+    size = 0
+    for item in told:
+        text = dumps(list(item))
+        if len(text) > PAYLOAD_BYTES:
+            continue
+        if items and size + len(text) > PAYLOAD_BYTES:
+            payloads.append(f'{_own()}, "t": [{",".join(items)}]}}')
+            items, size = [], 0
+        items.append(text)
+        size += len(text) + 1
+    if items:
+        payloads.append(f'{_own()}, "t": [{",".join(items)}]}}')
+    return payloads
+
+
+def heard_table(payload: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """What was said at tables in another process, as an announcement tells it (none from
+    this process, or from an announcement of stored batches)."""
+    if payload.startswith(_own()):
+        return []
+    try:
+        found = loads(payload)
+        return [(str(game_id), str(kind), dict(data)) for game_id, kind, data in found["t"]]
+    except (ValueError, KeyError, TypeError):
+        return []
 
 
 def _payload(items: list[str]) -> str:
@@ -276,14 +315,16 @@ async def _discard(connection: Any) -> None:
 
 class Announcer:
     """Tells the other server processes on the database of the batches this one stored
-    (:data:`NOTIFY_CHANNEL`), after their commits: what is told while a statement is on
-    its way goes in the next, one statement for all. An announcement that fails is let
-    go (the watchers elsewhere catch up at the game's next)."""
+    (:data:`NOTIFY_CHANNEL`), after their commits, and of what was said at its tables:
+    what is told while a statement is on its way goes in the next, one statement for all. An
+    announcement that fails is let go (the watchers elsewhere catch up at the game's next;
+    what was said at a table is gone)."""
 
     def __init__(self, engine: Engine) -> None:
         self.url = engine.url.set(drivername="postgresql").render_as_string(
             hide_password=False)
         self._news: dict[str, News] = {}
+        self._table: list[tuple[str, str, dict[str, Any]]] = []
         self._connection: Any = None
         self._sending: asyncio.Task[None] | None = None
 
@@ -294,18 +335,27 @@ class Announcer:
         if self._sending is None or self._sending.done():
             self._sending = asyncio.get_running_loop().create_task(self._send())
 
+    def tell_table(self, game_id: str, kind: str, data: dict[str, Any]) -> None:
+        """Announce something said at a table (from the event loop; see
+        :meth:`shutthebox.web.live.LiveHub.tell`)."""
+        if len(self._table) < TABLE_QUEUE:      # (past it, let go: no part of any game)
+            self._table.append((game_id, kind, data))
+        if self._sending is None or self._sending.done():
+            self._sending = asyncio.get_running_loop().create_task(self._send())
+
     async def _send(self) -> None:
         import psycopg
 
-        while self._news:
+        while self._news or self._table:
             news, self._news = list(self._news.values()), {}
+            table, self._table = self._table, []
             try:
                 if self._connection is None:
                     self._connection = await psycopg.AsyncConnection.connect(
                         self.url, autocommit=True)
                 await self._connection.execute(
                     "SELECT pg_notify(%s, payload) FROM unnest(CAST(%s AS text[])) AS payload",
-                    (NOTIFY_CHANNEL, announcements(news)))
+                    (NOTIFY_CHANNEL, announcements(news) + table_announcements(table)))
             except Exception:
                 log.debug("announcement failed", exc_info=True)
                 connection, self._connection = self._connection, None
