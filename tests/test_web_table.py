@@ -128,6 +128,26 @@ def test_a_player_out_of_time_has_the_computer_move_for_them(client: TestClient)
     assert rest[0] == {**rest[0], "type": "roll", "seat": first}
 
 
+def test_the_review_says_which_moves_the_computer_made_for_a_player(
+        client: TestClient) -> None:
+    state, _ = friends_game(client)
+
+    def timed_out_shut(s: State) -> bool:
+        kinds = types(s)
+        return any(kinds[i] == "timeout" and s["events"][i]["action"] == "shut"
+                   and "shut" in kinds[i + 1:] for i in range(len(kinds)))
+
+    timed = until(client, state["id"], timed_out_shut)
+    first = timed["events"][types(timed).index("timeout")]["seat"]
+    name = timed["players"][first]["name"]
+    review = client.get(f"/api/games/{state['id']}/review")
+    assert review.status_code == 200, review.text
+    made = [d for d in review.json()["decisions"] if d.get("by_computer")]
+    assert made and made[0]["seat"] == first
+    assert made[0]["by_computer"] == f"{name}'s time ran out: the computer played this"
+    assert all(d["by_computer"].startswith(d["player"]) for d in made)
+
+
 def test_a_move_s_answer_says_the_clock_of_the_next_decision(client: TestClient) -> None:
     state, tokens = friends_game(client, clock=60)
     for _ in range(3):

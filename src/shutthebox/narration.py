@@ -507,6 +507,18 @@ def table_text(event: Event, names: Sequence[str]) -> str | None:
     return None
 
 
+def computer_move_text(reason: str, name: str) -> str:
+    """A decision the computer made for a person, as the review says it (``reason``:
+    ``timeout`` or ``away``, :func:`shutthebox.web.table.computer_moves`).
+
+    >>> computer_move_text("timeout", "Bo")
+    "Bo's time ran out: the computer played this"
+    """
+    if reason == "away":
+        return _("{name} was away: the computer played this").format(name=name)
+    return _("{name}'s time ran out: the computer played this").format(name=name)
+
+
 def presence_text(name: str, here: bool) -> str:
     """A player who opened the game's page (``here``) or left it, in a sentence.
 

@@ -69,6 +69,7 @@ from shutthebox.web.table import (
     TableState,
     TableStateError,
     check_clock,
+    computer_moves,
     timeout_events,
 )
 from shutthebox.web.view import Batch, game_view, state_members
@@ -642,6 +643,16 @@ class GameService:
             return [game_id for (game_id,) in rows]
 
     # --- the table: its clock, its host, players who leave and come back -------------
+
+    def computer_moves(self, game_id: str) -> dict[int, str]:
+        """The decisions the computer made for a person in the game (see
+        :func:`shutthebox.web.table.computer_moves`).
+
+        :raises GameNotFoundError: no game has this id.
+        """
+        with self.engine.connect() as db:
+            loaded = self.cache.load(db, game_id)
+        return computer_moves(loaded.prefix, loaded.log(len(loaded.prefix)))
 
     def games_out_of_time(self) -> list[tuple[str, int]]:
         """(id, event count) of the games whose turn clock has run out (the longest out

@@ -29,6 +29,7 @@ from typing import Any
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import _
 from shutthebox.match import INPUT_EVENTS, TABLE_EVENTS, Event, Match, PendingKind, TableKind
+from shutthebox.match.log import DECISION_EVENTS
 
 MISSED_TURNS = 3
 """Decisions in a row whose time runs out before the computer plays the seat until its
@@ -126,6 +127,23 @@ def table_of(seat_events: Sequence[Event], events: Iterable[Event]) -> TableStat
     for event in events:
         table.apply(event)
     return table
+
+
+def computer_moves(seat_events: Sequence[Event], events: Iterable[Event]) -> dict[int, str]:
+    """The decisions the computer made for a person, by the number of their event among
+    the match's own (as the review counts them): ``timeout`` (their time ran out) or
+    ``away`` (the computer played their seat)."""
+    table = table_of(seat_events, [])
+    found: dict[int, str] = {}
+    index = 0
+    for event in events:
+        if event["type"] not in TABLE_EVENTS:
+            seat = event.get("seat")
+            if event["type"] in DECISION_EVENTS and table.plays(seat):
+                found[index] = "away" if seat in table.away else "timeout"
+            index += 1
+        table.apply(event)
+    return found
 
 
 def missed_in_a_row(events: Iterable[Event], seat: int) -> int:

@@ -10,6 +10,7 @@ from typing import Any
 from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
 
+from shutthebox.narration import computer_move_text
 from shutthebox.rules import Rules
 from shutthebox.web import advice
 from shutthebox.web.bounds import MAX_EVENT
@@ -93,7 +94,13 @@ async def how_to_play(game_id: str, service: ServiceDep, blocking: BlockingDep
 @router.get("/games/{game_id}/review")
 async def review(game_id: str, service: ServiceDep, work: WorkDep,
                  client: ClientKey) -> dict[str, Any]:
-    """Every decision of the game against the best, with what it cost."""
+    """Every decision of the game against the best, with what it cost; a decision the
+    computer made for a person (out of time, or away) says so (``by_computer``)."""
     answer: dict[str, Any] = await solver_work(service, work, client, game_id, None,
                                                advice.review)
+    made = await run_in_threadpool(service.computer_moves, game_id)
+    if made and isinstance(answer.get("decisions"), list):
+        answer = {**answer, "decisions": [
+            {**d, "by_computer": computer_move_text(made[d["index"]], d["player"])}
+            if d.get("index") in made else d for d in answer["decisions"]]}
     return answer

@@ -29,7 +29,7 @@ export async function show(id) {
       el("td", { "data-label": t("Move") }, `${i + 1}. ${d.player}`),
       el("td", { "data-label": t("Open tiles") }, d.open.join(" ")),
       el("td", { "data-label": t("Roll") }, d.roll && d.phase === "shut" ? d.roll.join(" + ") : words.dice_choice),
-      el("td", { "data-label": t("Played") }, d.played),
+      el("td", { "data-label": t("Played") }, d.played, d.by_computer ? el("small", { className: "by-computer" }, ` (${d.by_computer})`) : null),
       el("td", { "data-label": t("Best") }, d.best),
       el("td", { "data-label": t("Cost ({unit})", { unit }) }, d.costly ? el("strong", {}, `✗ ${d.cost.toFixed(2)}`) : words.best)));
   fill(box, 
