@@ -15,7 +15,7 @@ from sqlalchemy import select
 from shutthebox.web import create_app
 from shutthebox.web.advice import SolverPool
 from shutthebox.web.guard import RateLimits
-from shutthebox.web.storage import SEATS, SERIES, make_engine
+from shutthebox.web.storage import GAMES, SEATS, SERIES, make_engine
 from tests.test_web_api import (
     HOSTS,
     bearer,
@@ -167,6 +167,30 @@ def test_two_server_processes_pressing_at_once_make_one_game(
         # either process serves the new game to the tokens the other handed out
         final = play_out(two, answers[0].json()["state"], tokens)
         assert final["status"] == "over"
+
+
+def test_an_online_game_is_played_again_with_its_table_its_host_and_its_clock(
+        client: TestClient) -> None:
+    state = new_game(client, players=[{"name": "Ann"}, {"name": "Friend", "kind": "open"}],
+                     clock=30)
+    code = state["invites"][0]["code"]
+    bo = client.post(f"/api/games/{state['id']}/join", json={"invite": code, "name": "Bo"})
+    assert bo.status_code == 200, bo.text
+    tokens = {"0": state["tokens"]["0"], "1": bo.json()["token"]}
+    play_out(client, bo.json()["state"], tokens)
+    made = again(client, state["id"], tokens["0"]).json()
+    again(client, state["id"], tokens["1"])
+    table = made["state"]["table"]
+    assert table["clock"] == 30 and table["host"] == 1          # Ann, now seat 1, hosts
+    seats = made["state"]["seats"]
+    assert [(s["name"], s["kind"], s["joined"]) for s in seats] == [
+        ("Bo", "open", True), ("Ann", "here", True)]
+    engine = client.app.state.service.engine          # type: ignore[attr-defined]
+    with engine.connect() as db:
+        deadline = db.scalar(select(GAMES.c.deadline).where(GAMES.c.id == made["game_id"]))
+        invites = db.execute(select(SEATS.c.invite).where(
+            SEATS.c.game_id == made["game_id"])).scalars().all()
+    assert deadline is not None and invites == [None, None]     # Bo's clock runs, no link
 
 
 # --- attackers ---------------------------------------------------------------------------

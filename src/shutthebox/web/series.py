@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import insert, select, update
@@ -29,11 +30,20 @@ from shutthebox.errors import ShutTheBoxError
 from shutthebox.match import Ledger
 from shutthebox.rules import Rules
 from shutthebox.table_talk import ledger_text, next_game_text, rematch_text, tally_text
-from shutthebox.web.cache import GameNotFoundError, read_game
+from shutthebox.web.cache import GameNotFoundError, LoadedGame, read_game, waiting_for
 from shutthebox.web.codec import dumps
-from shutthebox.web.seats import SeatKind, SeatTakenError, token_hash
+from shutthebox.web.seats import Seat, SeatKind, SeatTakenError, token_hash
 from shutthebox.web.service import GameService, SeatSpec
-from shutthebox.web.storage import GAMES, SEATS, SERIES, event_count, store_new_game
+from shutthebox.web.storage import (
+    GAMES,
+    SEATS,
+    SERIES,
+    NewGame,
+    event_count,
+    now,
+    store_new_game,
+)
+from shutthebox.web.table import TableState
 
 MAX_SERIES = 100
 """Games in one series at most: its tally reads every finished game of it."""
@@ -155,14 +165,39 @@ class Series:
         game, new, _tokens, _invites = self.service._new_game(
             Rules.from_dict(config["rules"]), str(config["format"]),
             int(config.get("stake", 0)), specs, loaded.pace)
-        for seat_row in game.seats:
-            seat_row["token_hash"] = None       # each player claims theirs (see the module)
+        self._same_table(loaded, new, game, order)
+        game.waiting = waiting_for(new)
         store_new_game(db, game)
+        if new.table.clock is not None:         # the first decision's clock runs now
+            new.table.deadline = now() + timedelta(seconds=new.table.clock) \
+                if new.table.clock_runs(game.waiting) else None
+            db.execute(update(GAMES).where(GAMES.c.id == game.game_id).values(
+                deadline=new.table.deadline))
         db.execute(insert(SERIES).values(game_id=game.game_id, series_id=series_id,
                                          number=number + 1, previous=game_id,
                                          players=[players[i] for i in order],
                                          started_by=name))
         return game, new, number + 1, name
+
+    @staticmethod
+    def _same_table(old: LoadedGame, new: LoadedGame, game: NewGame, order: list[int]
+                    ) -> None:
+        """Make the new game's table the old one's, its seats turned by ``order`` (new seat
+        j is old seat ``order[j]``): a friend's seat stays a friend's (taken), the host
+        stays the host, the turn clock stays; no seat has a token until its player claims
+        it (see the module)."""
+        new.seats = [Seat(j, old.seats[i].kind, seat.name, seat.computer, True)
+                     for j, (i, seat) in enumerate(zip(order, new.seats, strict=True))]
+        host = order.index(old.table.host) if old.table.host is not None else None
+        new.table = TableState(clock=old.table.clock, host=host)
+        head = new.prefix[0]
+        head["seats"] = [seat.to_dict() for seat in new.seats]
+        head["host"] = host
+        if old.table.clock is not None:
+            head["clock"] = old.table.clock
+        for row, seat in zip(game.seats, new.seats, strict=True):
+            row.update(kind=seat.kind.value, token_hash=None, invite=None, joined=True)
+        game.events = new.log(0)
 
     @staticmethod
     def _players(db: Connection, game_id: str) -> list[int]:
