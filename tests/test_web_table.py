@@ -447,3 +447,30 @@ def test_a_player_who_opens_the_game_again_takes_their_seat_back(client: TestCli
         bo.send_json({"type": "hello", "tokens": [tokens[1]]})
         back = until(client, state["id"], lambda s: "back" in types(s), seconds=10)
     assert back["table"]["away"] == [] and "Bo is back and plays again" in said(back)
+
+
+def test_host_actions_and_comebacks_at_once_change_the_table_once_each(
+        client: TestClient) -> None:
+    state, tokens = friends_game(client, clock=300, friends=2)
+    game = f"/api/games/{state['id']}/table"
+    host = bearer(tokens[0])
+    assert client.post(f"{game}/hand", json={"seat": 1}, headers=host).status_code == 200
+    answers: list[int] = []
+    barrier = threading.Barrier(24)
+
+    def press(action: str, headers: dict[str, str]) -> None:
+        barrier.wait()
+        answers.append(client.post(f"{game}/{action}", headers=headers).status_code)
+
+    presses = [("pause", host), ("resume", host)] * 8 + [("back", bearer(tokens[1]))] * 8
+    threads = [threading.Thread(target=press, args=p) for p in presses]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert len(answers) == 24 and set(answers) <= {200, 409}, answers
+    after = client.get(f"/api/games/{state['id']}").json()
+    kinds = [k for k in types(after) if k in ("pause", "resume")]
+    assert kinds == ["pause", "resume"] * (len(kinds) // 2) + ["pause"] * (len(kinds) % 2)
+    assert len(kinds) == answers.count(200) - 8          # the eight comebacks answer 200
+    assert types(after).count("back") == 1 and after["table"]["away"] == []
