@@ -27,7 +27,6 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from shutthebox.errors import ShutTheBoxError
-from shutthebox.match import Ledger
 from shutthebox.rules import Rules
 from shutthebox.table_talk import ledger_text, next_game_text, rematch_text, tally_text
 from shutthebox.web.cache import GameNotFoundError, LoadedGame, read_game, waiting_for
@@ -47,6 +46,10 @@ from shutthebox.web.table import TableState
 
 MAX_SERIES = 100
 """Games in one series at most: its tally reads every finished game of it."""
+
+
+OUTCOMES_KEPT = 10_000
+"""Finished games whose winners and payouts a process keeps at hand for the tallies."""
 
 
 class RematchError(ShutTheBoxError):
@@ -77,6 +80,7 @@ class Series:
 
     def __init__(self, service: GameService) -> None:
         self.service = service
+        self._outcomes: dict[str, tuple[set[int], dict[int, int]]] = {}
 
     def play_again(self, game_id: str, tokens: list[str]) -> dict[str, Any]:
         """The finished game's rematch (made now if it has none), with the seats of the
@@ -237,30 +241,41 @@ class Series:
                 "ledger_text": None}
             if row is None:
                 return answer
-            games = db.execute(select(SERIES.c.game_id, SERIES.c.players, GAMES.c.status)
+            games = db.execute(select(SERIES.c.game_id, SERIES.c.players, GAMES.c.status,
+                                      GAMES.c.config)
                                .join(GAMES, GAMES.c.id == SERIES.c.game_id)
                                .where(SERIES.c.series_id == row.series_id)
                                .order_by(SERIES.c.number)).all()
-            first = read_game(db, row.series_id)
-            names = [s.name for s in first.seats]
+            names = list(db.execute(select(SEATS.c.name).where(
+                SEATS.c.game_id == row.series_id).order_by(SEATS.c.seat)).scalars())
             wins = [0.0] * len(names)
-            ledger = Ledger()
+            net = [0] * len(names)
             finished = 0
             for game in games:
-                if game.status != "over":
-                    continue
-                match = read_game(db, game.game_id).match
-                if match is None or not match.is_over:
+                outcome = self._outcome(db, game.game_id) if game.status == "over" else None
+                if outcome is None:
                     continue
                 finished += 1
-                for seat in match.winners:
-                    wins[game.players[seat]] += 1 / len(match.winners)
-                ledger.record(match)
-        staked = int(first.config.get("stake", 0)) > 0
-        net = [ledger.net.get(name, 0) for name in names] if staked else None
+                winners, payouts = outcome
+                for seat, player in enumerate(game.players):
+                    wins[player] += 1 / len(winners) if seat in winners else 0.0
+                    net[player] += payouts.get(seat, 0) - int(game.config.get("stake", 0))
+        staked = int(games[0].config.get("stake", 0)) > 0
         return {**answer, "series": row.series_id, "number": row.number,
                 "previous": row.previous, "games": finished, "players": names,
-                "wins": wins, "net": net,
+                "wins": wins, "net": net if staked else None,
                 "tally_text": tally_text(names, wins, finished) if finished else None,
-                "ledger_text": ledger_text(names, net) if net is not None and finished
-                else None}
+                "ledger_text": ledger_text(names, net) if staked and finished else None}
+
+    def _outcome(self, db: Connection, game_id: str) -> tuple[set[int], dict[int, int]] | None:
+        """A finished game's winners and payouts by seat (None: not finished), kept once
+        read: a finished game does not change, and a series' tally reads them all."""
+        found = self._outcomes.get(game_id)
+        if found is None:
+            match = read_game(db, game_id).match
+            if match is None or not match.is_over:
+                return None
+            found = self._outcomes[game_id] = (set(match.winners), dict(match.payouts))
+            while len(self._outcomes) > OUTCOMES_KEPT:
+                del self._outcomes[next(iter(self._outcomes))]
+        return found

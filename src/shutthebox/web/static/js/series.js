@@ -8,6 +8,7 @@ import { $, el, fill } from "./dom.js";
 import { t } from "./i18n.js";
 
 let shown = null;       // the game whose series is shown
+let moving = false;     // this browser is on its way to the next game
 
 function go(path) {
   history.pushState(null, "", path);
@@ -46,12 +47,15 @@ export function playAgainButton(state) {
 
 async function playAgain(gameId, button) {
   button.disabled = true;
+  moving = true;
   try {
     const answer = await api.rematch(gameId);
     go(`/games/${answer.game_id}`);
   } catch (error) {
     $("game-error").textContent = error.message;
     button.disabled = false;
+  } finally {
+    moving = false;
   }
 }
 
@@ -59,7 +63,7 @@ async function playAgain(gameId, button) {
  * it and go there; a watcher is shown the way. */
 export async function onRematch(message) {
   const gameId = shown;
-  if (!gameId) return;
+  if (!gameId || moving) return;        // (the news of our own press: we are going)
   if (Object.keys(api.tokensFor(gameId)).length) {
     try {
       await api.rematch(gameId);
