@@ -216,7 +216,12 @@ def test_strangers_bad_tokens_and_watchers_cannot_play_again(client: TestClient)
     assert client.get("/api/games/" + "0" * 32 + "/series").status_code == 404
     assert client.get("/api/games/not-a-game/series").status_code == 404
     assert client.get(f"/api/games/{first['id']}/series").json()["next"] is None
+    too_many = again(client, first["id"], first["tokens"]["0"], *["t" * 32] * 20)
+    assert too_many.status_code == 400                  # at most 20 tokens a request
     made = again(client, first["id"], first["tokens"]["0"]).json()
+    # the new game's token does not play the finished game again, nor the new one yet
+    assert again(client, first["id"], made["tokens"]["1"]).status_code == 403
+    assert again(client, made["game_id"], made["tokens"]["1"]).status_code == 409
     # the stranger's token, the old tokens and made-up ones do not act in the new game
     state = wait_for_human(client, made["state"])
     seat = str(state["pending"]["seat"])

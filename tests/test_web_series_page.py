@@ -13,6 +13,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page
 
 from tests.test_web_browser import PHONE, browser, new_game, open_page, server, shot
+from tests.test_web_page_access import serious
 from tests.webserver import Server, first_legal
 
 __all__ = ["browser", "server"]       # fixtures shared with the other browser tests
@@ -126,6 +127,14 @@ def test_three_friends_react_and_play_again(browser: Browser, server: Server) ->
             in tally or len(first_winners) > 1
     shot(ann, "play-again-ann")
     shot(cy, "play-again-cy")
+    # The new board, its tally and reactions, with a reaction shown: axe finds nothing
+    # serious, and nothing scrolls sideways on a 360 px phone.
+    bo.set_viewport_size({"width": 360, "height": 780})
+    ann.click('#reactions [data-reaction="laugh"]')
+    bo.wait_for_selector("#reaction-feed .reaction-bubble")
+    assert serious(bo) == []
+    assert bo.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(bo, "play-again-bo-360")
     # The watcher stays, shown the way; the finished game's board says where it went.
     watcher.wait_for_selector("#series a.next-game")
     shot(watcher, "play-again-watcher", full_page=True)
