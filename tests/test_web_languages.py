@@ -5,11 +5,10 @@ English by default; the page's own words come from ``/api/words``; odd languages
 are answered in English, never with a 5xx. On SQLite and PostgreSQL.
 """
 
+# ruff: noqa: F811  (the tests take the API tests' fixtures by their names)
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,30 +19,10 @@ from shutthebox.language import LANGUAGES, _, speaking
 from shutthebox.match import Match, MatchConfig
 from shutthebox.narration import format_text, rules_text, tell
 from shutthebox.rules import Rules
-from shutthebox.web import create_app
-from shutthebox.web.advice import SolverPool
-from shutthebox.web.guard import RateLimits
-from tests.webserver import database
+from tests.test_web_api import client, database_url, pool  # noqa: F401  (fixtures)
 
 HOSTS = ("testserver",)
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[SolverPool]:
-    shared = SolverPool()
-    yield shared
-    shared.close()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def client(request: pytest.FixtureRequest, tmp_path: Path,
-           pool: SolverPool) -> Iterator[TestClient]:
-    with database(request.param, tmp_path) as url:
-        app = create_app(url, allowed_hosts=HOSTS, computer_delay=0,
-                         limits=RateLimits(0, 0), pool=pool)
-        with TestClient(app) as running:
-            yield running
 
 
 def rolled_game(client: TestClient, **headers: str) -> dict[str, Any]:
