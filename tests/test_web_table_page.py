@@ -5,7 +5,7 @@ marks him gone, his clock runs out three times and the computer plays his seat; 
 the game again and takes his seat back; Ann pauses the clock with her host's button, and
 Bo plays his move himself. Only Ann, the host, has the host's controls. Screenshots go to
 test-artifacts/screenshots/ (table-presence, table-friend-left, table-seat-to-computer,
-table-friend-back, table-bo-plays-again).
+table-friend-back, table-bo-plays-again, table-host-360).
 """
 
 from __future__ import annotations
@@ -168,6 +168,11 @@ def test_a_friend_leaves_the_clock_hands_his_seat_to_the_computer_and_he_takes_i
         mine = [e for e in after["events"][before:] if e.get("seat") == 1]
         assert mine and all(e["type"] != "timeout" for e in after["events"][before:])
         shot(back, "table-bo-plays-again")
+    # The host's board holds on a small phone: no sideways scrolling at 360 px.
+    ann.set_viewport_size({"width": 360, "height": 740})
+    ann.wait_for_timeout(300)
+    assert ann.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(ann, "table-host-360", full_page=True)
     for page in (ann, cy, back):
         page.context.close()
     assert ann_errors == [] and cy_errors == [] and back_errors == []
