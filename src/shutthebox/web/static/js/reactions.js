@@ -3,7 +3,7 @@
 // only an id of its fixed set (no free text) and says who reacted, in its own words.
 
 import * as api from "./api.js";
-import { $, el, fill, setUsable, usable } from "./dom.js";
+import { $, announce, el, fill, setUsable, usable } from "./dom.js";
 import { t } from "./i18n.js";
 
 const SHOWN_MS = 3500;
@@ -59,4 +59,5 @@ export function show(message) {
   feed.append(bubble);
   while (feed.children.length > 4) feed.firstElementChild.remove();
   setTimeout(() => bubble.remove(), SHOWN_MS);
+  announce(message.text);       // (the page's one live region)
 }
