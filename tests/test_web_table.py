@@ -11,6 +11,7 @@ is bounded.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -28,7 +29,7 @@ from shutthebox.web.seats import SeatKind
 from shutthebox.web.service import GameService, NotYourTurnError, SeatSpec
 from shutthebox.web.storage import make_engine
 from shutthebox.web.table import MISSED_TURNS
-from tests.webserver import database, first_legal
+from tests.webserver import Server, database, first_legal, postgres_problem, postgres_schema
 
 HOSTS = ("testserver",)
 State = dict[str, Any]
@@ -474,3 +475,39 @@ def test_host_actions_and_comebacks_at_once_change_the_table_once_each(
     assert kinds == ["pause", "resume"] * (len(kinds) // 2) + ["pause"] * (len(kinds) % 2)
     assert len(kinds) == answers.count(200) - 8          # the eight comebacks answer 200
     assert types(after).count("back") == 1 and after["table"]["away"] == []
+
+
+def test_who_is_at_the_table_reaches_the_feeds_of_another_process(tmp_path: Path) -> None:
+    """Two server processes on one PostgreSQL: Ann's page, followed through one, is seen
+    arriving and leaving by a board followed through the other."""
+    from websockets.sync.client import connect
+
+    problem = postgres_problem()
+    if problem is not None:
+        pytest.skip(f"needs PostgreSQL: {problem}")
+    for home in ("one", "two"):
+        (tmp_path / home).mkdir()
+    with postgres_schema() as url:
+        one = Server(tmp_path / "one", database_url=url).start()
+        two = Server(tmp_path / "two", database_url=url).start()
+        try:
+            state = one.post("/api/games", {"players": [
+                {"name": "Ann"}, {"name": "Bo", "kind": "open"}]}).json()
+            path = f"/api/games/{state['id']}/live?since=0&table=1"
+            with connect(two.url.replace("http", "ws") + path) as board:
+
+                def heard() -> dict[str, Any]:
+                    while True:
+                        message: dict[str, Any] = json.loads(board.recv(timeout=10))
+                        if message["type"] == "presence" and "text" in message:
+                            return message
+
+                with connect(one.url.replace("http", "ws") + path) as ann:
+                    ann.send(json.dumps({"type": "hello", "tokens": [state["tokens"]["0"]]}))
+                    arrived = heard()
+                    assert arrived["online"] == [0] and arrived["text"] == "Ann is here"
+                left = heard()
+                assert left["online"] == [] and left["text"] == "Ann left"
+        finally:
+            one.kill()
+            two.kill()

@@ -40,6 +40,7 @@ from shutthebox.web.storage import (
     heard,
     heard_table,
     is_postgresql,
+    postgresql,
 )
 from shutthebox.web.view import Batch
 
@@ -115,6 +116,14 @@ class LiveHub:
                 self._progress.pop(game_id, None)
                 self._told.pop(game_id, None)
                 self.presence.forget(game_id)
+
+    def seats_changed(self, game_id: str) -> None:
+        """This process's feeds of the game hold other seats now: wake its watchers, and
+        tell the other processes on PostgreSQL (from the event loop)."""
+        self.wake_all(game_id)
+        if self._announcer is not None:
+            self._announcer.tell_table(game_id, "presence", {
+                "process": postgresql.PROCESS, "seats": self.presence.here(game_id)})
 
     def wake_all(self, game_id: str) -> None:
         """Wake the game's feeds (for news that is no batch of events: who is present)."""
@@ -278,7 +287,12 @@ class LiveHub:
                         for news in heard(notice.payload):
                             self._wake(news.game_id, _batch(news), news.until)
                         for game_id, kind, data in heard_table(notice.payload):
-                            self._tell_here(game_id, kind, data)
+                            if kind == "presence":
+                                self.presence.heard(game_id, str(data.get("process")),
+                                                    data.get("seats"))
+                                self.wake_all(game_id)
+                            else:
+                                self._tell_here(game_id, kind, data)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -367,7 +381,8 @@ class LiveFeed:
             seats = await self._hello(game_id, state, tokens)
             self.hub.presence.arrive(game_id, seats)
             held.extend(seats)
-            self.hub.wake_all(game_id)
+            if seats:
+                self.hub.seats_changed(game_id)
 
         reader = asyncio.create_task(_until_disconnect(receive, gone, wake, hello))
         try:
@@ -380,7 +395,8 @@ class LiveFeed:
         finally:
             reader.cancel()
             self.hub.presence.leave(game_id, held)
-            self.hub.wake_all(game_id)
+            if held:
+                self.hub.seats_changed(game_id)
             self.hub.unwatch(game_id, wake)
 
     async def _hello(self, game_id: str, state: dict[str, Any], tokens: list[str]

@@ -3,9 +3,11 @@
 A page that holds seats of the game says so on its live feed, once, in its first message
 (``{"type": "hello", "tokens": [...]}``, the tokens of its seats: a watcher without a seat
 says nothing and counts as no one). A seat is present while at least one of its feeds is
-open, in this server process: presence is not shared between processes (a player whose feed
-another process serves is seen there, not here). Each arrival and departure is told to the
-game's feeds as a ``presence`` message, in each reader's language.
+open. On PostgreSQL each process announces the seats present through its own feeds
+whenever they change (:meth:`shutthebox.web.live.LiveHub`'s announcer), and counts the
+others' as they announce them; on SQLite a process knows only its own feeds. Each arrival
+and departure is told to the game's feeds as a ``presence`` message, in each reader's
+language.
 """
 
 from __future__ import annotations
@@ -51,37 +53,65 @@ class Presence:
 
     def __init__(self) -> None:
         self._feeds: dict[str, collections.Counter[int]] = {}
+        self._others: dict[str, dict[str, set[int]]] = {}
+        """Per game, the seats present through each other process's feeds."""
         self._changes: dict[str, collections.deque[tuple[int, int, bool]]] = {}
         self._numbered = 0
 
     def online(self, game_id: str) -> list[int]:
         """The seats present at the game, in order."""
+        present = set(self._feeds.get(game_id, ()))
+        for seats in self._others.get(game_id, {}).values():
+            present |= seats
+        return sorted(present)
+
+    def here(self, game_id: str) -> list[int]:
+        """The seats present through this process's feeds (as it announces them)."""
         return sorted(self._feeds.get(game_id, ()))
 
     def arrive(self, game_id: str, seats: list[int]) -> None:
         """A feed of the game holding ``seats`` opened."""
+        before = self.online(game_id)
         feeds = self._feeds.setdefault(game_id, collections.Counter())
         for seat in set(seats):
             feeds[seat] += 1
-            if feeds[seat] == 1:
-                self._change(game_id, seat, True)
+        self._changed(game_id, before)
 
     def leave(self, game_id: str, seats: list[int]) -> None:
         """A feed of the game holding ``seats`` closed."""
         feeds = self._feeds.get(game_id)
         if feeds is None:
             return
+        before = self.online(game_id)
         for seat in set(seats):
             feeds[seat] -= 1
             if feeds[seat] <= 0:
                 del feeds[seat]
-                self._change(game_id, seat, False)
         if not feeds:
             del self._feeds[game_id]
+        self._changed(game_id, before)
+
+    def heard(self, game_id: str, process: str, seats: object) -> None:
+        """Another process announced the seats present at the game through its feeds."""
+        if not isinstance(seats, list) or len(seats) > 100:
+            return
+        before = self.online(game_id)
+        others = self._others.setdefault(game_id, {})
+        others[process] = {s for s in seats if type(s) is int}
+        if not others[process]:
+            del others[process]
+        self._changed(game_id, before)
 
     def forget(self, game_id: str) -> None:
-        """Nobody watches the game any longer: its changes go."""
+        """Nobody watches the game here any longer: its changes and what the other
+        processes said of it go (a process that stopped says nothing more)."""
         self._changes.pop(game_id, None)
+        self._others.pop(game_id, None)
+
+    def _changed(self, game_id: str, before: list[int]) -> None:
+        after = self.online(game_id)
+        for seat in sorted(set(before) ^ set(after)):
+            self._change(game_id, seat, seat in after)
 
     def mark(self) -> int:
         """A mark after every change so far (a new feed hears what follows)."""
