@@ -3,7 +3,7 @@
 // the computer. The server decides all of it; this shows what it sends.
 
 import * as api from "../api.js";
-import { $, el, fill, setUsable } from "../dom.js";
+import { $, el, fill, setUsable, announce } from "../dom.js";
 import { t } from "../i18n.js";
 import { view } from "./state.js";
 import { mySeats, nameOf } from "./seats.js";
@@ -38,7 +38,10 @@ export function wireTable(receive) {
 /** A presence message of the live feed: who is at the table, and who came or left. */
 export function showPresence(message) {
   online = new Set(message.online);
-  if (message.text) $("table-news").textContent = message.text;
+  if (message.text) {
+    $("table-news").textContent = message.text;
+    announce(message.text);       // read out through the page's one live region
+  }
   for (const mark of document.querySelectorAll("#players .presence")) drawMark(mark, Number(mark.dataset.seat));
 }
 
