@@ -5,7 +5,6 @@ English by default; the page's own words come from ``/api/words``; odd languages
 are answered in English, never with a 5xx. On SQLite and PostgreSQL.
 """
 
-# ruff: noqa: F811  (the tests take the API tests' fixtures by their names)
 from __future__ import annotations
 
 import json
@@ -19,7 +18,9 @@ from shutthebox.language import LANGUAGES, _, speaking
 from shutthebox.match import Match, MatchConfig
 from shutthebox.narration import format_text, rules_text, tell
 from shutthebox.rules import Rules
-from tests.test_web_api import client, database_url, pool  # noqa: F401  (fixtures)
+from tests.test_web_api import client, database_url, pool
+
+__all__ = ["client", "database_url", "pool"]        # the API tests' fixtures
 
 HOSTS = ("testserver",)
 TRANSLATED = [code for code in LANGUAGES if code != "en"]

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,34 +29,18 @@ from shutthebox.web.seats import SeatKind
 from shutthebox.web.service import GameService, NotYourTurnError, SeatSpec
 from shutthebox.web.storage import make_engine
 from shutthebox.web.table import MISSED_TURNS
-from tests.webserver import Server, database, first_legal, postgres_problem, postgres_schema
+from tests.test_web_api import client, database_url, pool
+from tests.webserver import Server, first_legal, postgres_problem, postgres_schema
+
+__all__ = ["client", "database_url", "pool"]        # the API tests' fixtures
 
 HOSTS = ("testserver",)
 State = dict[str, Any]
 
 
-@pytest.fixture(scope="module")
-def pool() -> Iterator[SolverPool]:
-    shared = SolverPool()
-    yield shared
-    shared.close()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database(request.param, tmp_path) as url:
-        yield url
-
-
 def app_on(database_url: str, pool: SolverPool, delay: float = 0) -> TestClient:
     return TestClient(create_app(database_url, allowed_hosts=HOSTS, computer_delay=delay,
                                  limits=RateLimits(0, 0), pool=pool))
-
-
-@pytest.fixture
-def client(database_url: str, pool: SolverPool) -> Iterator[TestClient]:
-    with app_on(database_url, pool) as running:
-        yield running
 
 
 def bearer(token: str) -> dict[str, str]:
