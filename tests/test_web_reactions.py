@@ -24,7 +24,7 @@ from tests.test_web_api import (
     pool,
 )
 from tests.test_web_servers import play
-from tests.webserver import Server, postgres_problem, postgres_schema
+from tests.webserver import two_servers_on_postgresql
 
 __all__ = ["client", "database_url", "pool"]        # the API tests' fixtures
 
@@ -161,45 +161,34 @@ def test_reactions_and_the_rematch_reach_the_feeds_of_another_process(
     other's feeds through the database's announcements, within a bounded time."""
     from websockets.sync.client import connect
 
-    problem = postgres_problem()
-    if problem is not None:
-        pytest.skip(f"needs PostgreSQL: {problem}")
-    for home in ("one", "two"):
-        (tmp_path / home).mkdir()
-    with postgres_schema() as url:
-        one = Server(tmp_path / "one", database_url=url).start()
-        two = Server(tmp_path / "two", database_url=url).start()
-        try:
-            state = one.post("/api/games", {"players": [{"name": "Ann"}, {"name": "Bo"}]}
-                             ).json()
-            live = two.url.replace("http", "ws") + f"/api/games/{state['id']}/live"
-            with connect(f"{live}?since=0&table=1") as feed:
+    with two_servers_on_postgresql(tmp_path) as (one, two):
+        state = one.post("/api/games", {"players": [{"name": "Ann"}, {"name": "Bo"}]}
+                         ).json()
+        live = two.url.replace("http", "ws") + f"/api/games/{state['id']}/live"
+        with connect(f"{live}?since=0&table=1") as feed:
 
-                def heard(kind: str) -> dict[str, Any]:
-                    while True:
-                        message: dict[str, Any] = json.loads(feed.recv(timeout=10))
-                        if message["type"] == kind:
-                            return message
+            def heard(kind: str) -> dict[str, Any]:
+                while True:
+                    message: dict[str, Any] = json.loads(feed.recv(timeout=10))
+                    if message["type"] == kind:
+                        return message
 
-                heard("state")
-                took = []
-                for reaction in ("wow", "cheer", "wink"):   # the first opens a connection
-                    sent = time.monotonic()
-                    assert one.post(f"/api/games/{state['id']}/react", {"reaction": reaction},
-                                    token=state["tokens"]["0"]).status_code == 202
-                    said = heard("reaction")
-                    took.append((time.monotonic() - sent) * 1000)
-                    assert said["reaction"] == reaction and said["seat"] == 0
-                print("\nreactions reached another process's feed in "
-                      f"{', '.join(f'{ms:.0f}' for ms in took)} ms")
-                assert said["text"] == "Ann winks." and max(took) < 5000
-                over = play(one, state, state["tokens"])
-                while heard("state")["event_count"] < over["event_count"]:
-                    pass
-                made = one.post(f"/api/games/{state['id']}/rematch",
-                                token=state["tokens"]["1"]).json()
-                news = heard("rematch")
-                assert news["game_id"] == made["game_id"] and news["text"].startswith("Bo ")
-        finally:
-            one.kill()
-            two.kill()
+            heard("state")
+            took = []
+            for reaction in ("wow", "cheer", "wink"):   # the first opens a connection
+                sent = time.monotonic()
+                assert one.post(f"/api/games/{state['id']}/react", {"reaction": reaction},
+                                token=state["tokens"]["0"]).status_code == 202
+                said = heard("reaction")
+                took.append((time.monotonic() - sent) * 1000)
+                assert said["reaction"] == reaction and said["seat"] == 0
+            print("\nreactions reached another process's feed in "
+                  f"{', '.join(f'{ms:.0f}' for ms in took)} ms")
+            assert said["text"] == "Ann winks." and max(took) < 5000
+            over = play(one, state, state["tokens"])
+            while heard("state")["event_count"] < over["event_count"]:
+                pass
+            made = one.post(f"/api/games/{state['id']}/rematch",
+                            token=state["tokens"]["1"]).json()
+            news = heard("rematch")
+            assert news["game_id"] == made["game_id"] and news["text"].startswith("Bo ")

@@ -18,7 +18,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
 from shutthebox.rules import Rules
@@ -30,7 +29,7 @@ from shutthebox.web.service import GameService, NotYourTurnError, SeatSpec
 from shutthebox.web.storage import make_engine
 from shutthebox.web.table import MISSED_TURNS
 from tests.test_web_api import client, database_url, pool
-from tests.webserver import Server, first_legal, postgres_problem, postgres_schema
+from tests.webserver import first_legal, two_servers_on_postgresql
 
 __all__ = ["client", "database_url", "pool"]        # the API tests' fixtures
 
@@ -466,32 +465,21 @@ def test_who_is_at_the_table_reaches_the_feeds_of_another_process(tmp_path: Path
     arriving and leaving by a board followed through the other."""
     from websockets.sync.client import connect
 
-    problem = postgres_problem()
-    if problem is not None:
-        pytest.skip(f"needs PostgreSQL: {problem}")
-    for home in ("one", "two"):
-        (tmp_path / home).mkdir()
-    with postgres_schema() as url:
-        one = Server(tmp_path / "one", database_url=url).start()
-        two = Server(tmp_path / "two", database_url=url).start()
-        try:
-            state = one.post("/api/games", {"players": [
-                {"name": "Ann"}, {"name": "Bo", "kind": "open"}]}).json()
-            path = f"/api/games/{state['id']}/live?since=0&table=1"
-            with connect(two.url.replace("http", "ws") + path) as board:
+    with two_servers_on_postgresql(tmp_path) as (one, two):
+        state = one.post("/api/games", {"players": [
+            {"name": "Ann"}, {"name": "Bo", "kind": "open"}]}).json()
+        path = f"/api/games/{state['id']}/live?since=0&table=1"
+        with connect(two.url.replace("http", "ws") + path) as board:
 
-                def heard() -> dict[str, Any]:
-                    while True:
-                        message: dict[str, Any] = json.loads(board.recv(timeout=10))
-                        if message["type"] == "presence" and "text" in message:
-                            return message
+            def heard() -> dict[str, Any]:
+                while True:
+                    message: dict[str, Any] = json.loads(board.recv(timeout=10))
+                    if message["type"] == "presence" and "text" in message:
+                        return message
 
-                with connect(one.url.replace("http", "ws") + path) as ann:
-                    ann.send(json.dumps({"type": "hello", "tokens": [state["tokens"]["0"]]}))
-                    arrived = heard()
-                    assert arrived["online"] == [0] and arrived["text"] == "Ann is here"
-                left = heard()
-                assert left["online"] == [] and left["text"] == "Ann left"
-        finally:
-            one.kill()
-            two.kill()
+            with connect(one.url.replace("http", "ws") + path) as ann:
+                ann.send(json.dumps({"type": "hello", "tokens": [state["tokens"]["0"]]}))
+                arrived = heard()
+                assert arrived["online"] == [0] and arrived["text"] == "Ann is here"
+            left = heard()
+            assert left["online"] == [] and left["text"] == "Ann left"

@@ -144,6 +144,22 @@ class Server:
         return httpx.get(f"{self.url}{path}", headers=headers, timeout=30)
 
 
+@contextmanager
+def two_servers_on_postgresql(folder: Path) -> Iterator[tuple[Server, Server]]:
+    """Two server processes on one fresh PostgreSQL schema, each with a home of its own in
+    ``folder`` (the test is skipped when PostgreSQL does not answer); both killed after."""
+    with database("postgresql", folder) as url:
+        servers: list[Server] = []
+        try:
+            for home in ("one", "two"):
+                (folder / home).mkdir()
+                servers.append(Server(folder / home, database_url=url).start())
+            yield servers[0], servers[1]
+        finally:
+            for server in servers:
+                server.kill()
+
+
 def first_legal(state: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     """The path and body of the first legal action for the pending seat."""
     pending = state["pending"]
