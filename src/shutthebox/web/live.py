@@ -500,7 +500,6 @@ class LiveFeed:
             sent, over = batch.count, batch.over
         return GAME_OVER_CLOSE, "the game is over"
 
-
     def _spoken(self, game_id: str, batch: Batch, sent: int) -> Batch | None:
         """The batch in the current language, made from the game in memory and kept with
         the batch for the other watchers of the language; None when the game in memory is

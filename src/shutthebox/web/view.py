@@ -158,17 +158,15 @@ def pending_view(match: Match, seats: list[Seat], played: bool = False,
         "legend": legend_text(match, pending)}
 
 
-def events_text(loaded: LoadedGame, since: int, events: list[dict[str, Any]] | None = None
+def events_text(loaded: LoadedGame, since: int, events: list[dict[str, Any]]
                 ) -> list[str | None]:
-    """Each event from number ``since`` on in words, as the terminal says it (None: an
-    event that says nothing the board does not show; the seat events say nothing);
-    ``events``: those events, when the caller has them already."""
+    """Each of ``events`` (the game's from number ``since`` on) in words, as the terminal
+    says it (None: an event that says nothing the board does not show; the seat events say
+    nothing)."""
     skipped = max(0, len(loaded.prefix) - since)
     said: list[str | None] = [None] * skipped
     match = loaded.match
     if match is not None:
-        if events is None:
-            events = loaded.log(since)
         for event in events[skipped:]:
             if event["type"] in TABLE_EVENTS:
                 said.append(table_text(event, match.players))
