@@ -534,20 +534,37 @@ _STEPS = ("roll", "dice", "shut", "stand", "pass", "turn-end")
 
 
 def _step(event: Event, name: str, battle: bool) -> Told:
-    """A step within a turn in words."""
+    """A step within a turn in words (the same steps come back in every game: each is
+    said once per language, player and step)."""
     kind = event["type"]
+    payload: Any
     if kind == "roll":
-        roll = format_roll(tuple(event["roll"]))
+        payload = tuple(event["roll"])
+    elif kind == "dice":
+        payload = event["dice"]
+    elif kind in ("shut", "stand"):
+        payload = tuple(event["tiles"])
+    elif kind == "pass":
+        payload = None
+    else:
+        payload = (bool(event["shut_box"]), event["score"], tuple(event["open"]))
+    return _said_step(kind, name, battle, payload, current_language())
+
+
+@functools.lru_cache(maxsize=4096)
+def _said_step(kind: str, name: str, battle: bool, payload: Any, language: str) -> Told:
+    if kind == "roll":
+        roll = format_roll(payload)
         return Told(about(name, N_("You roll {roll}"), N_("{name} rolls {roll}"), roll=roll),
                     step=True, brief=_("rolls {roll}").format(roll=roll))
     if kind == "dice":
-        if event["dice"] == 1:
+        if payload == 1:
             return Told(about(name, N_("You choose one die"), N_("{name} chooses one die")),
                         step=True, brief=_("chooses one die"))
         return Told(about(name, N_("You choose two dice"), N_("{name} chooses two dice")),
                     step=True, brief=_("chooses two dice"))
     if kind in ("shut", "stand"):
-        tiles = format_move(mask_of(event["tiles"]))
+        tiles = format_move(mask_of(payload))
         if kind == "stand":
             said = about(name, N_("You stand up {tiles}"), N_("{name} stands up {tiles}"),
                          tiles=tiles)
@@ -559,11 +576,12 @@ def _step(event: Event, name: str, battle: bool) -> Told:
     if kind == "pass":
         return Told(about(name, N_("You have no move and pass"),
                           N_("{name} has no move and passes")), step=True)
-    if event["shut_box"]:
+    shut_box, score, open_tiles = payload
+    if shut_box:
         head = about(name, N_("You shut the box!"), N_("{name} shuts the box!"))
-        return Told(_("{heading} score {score}").format(heading=head, score=event["score"]),
+        return Told(_("{heading} score {score}").format(heading=head, score=score),
                     Tone.GOOD, len(head), step=True)
     return Told(about(name, N_("no move: your turn ends with {tiles} open, score {score}"),
                       N_("no move: {name}'s turn ends with {tiles} open, score {score}"),
-                      tiles=format_move(mask_of(event["open"])), score=event["score"]),
+                      tiles=format_move(mask_of(open_tiles)), score=score),
                 step=True)

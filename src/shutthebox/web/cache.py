@@ -58,6 +58,9 @@ class LoadedGame:
     """The status and who the game waits for as stored (None: not known here)."""
     table: TableState = field(default_factory=TableState)
     table_events: list[tuple[int, Event]] = field(default_factory=list)
+    words: dict[str, Any] = field(default_factory=dict, repr=False)
+    """The view's words of the game that its moves leave as they are, by language
+    (:mod:`shutthebox.web.view`): every answer to a move carries them."""
 
     @property
     def count(self) -> int:

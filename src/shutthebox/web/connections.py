@@ -153,6 +153,44 @@ class _Counted:
             self._counted = False
 
 
+CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"
+"""What uvicorn writes before a request's body when the client expects it (before the
+answer's head)."""
+
+
+class HeadWithBody(asyncio.Transport):
+    """The transport of one answer, as its request's cycle writes to it: the answer's head
+    (status line and headers, the cycle's first write but a 100 Continue) is held back and
+    written with the first part of its body, one write where uvicorn makes two, so that an
+    answer is one send to the socket (and one TCP segment when it fits) rather than two.
+    Not for a HEAD request, whose answer has no body to wait for. It keeps no reference to
+    the cycle, which keeps it: a reference cycle would wait for the garbage collector."""
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        super().__init__()
+        self.transport = transport
+        self.head: bytes | None = None
+        self.headed = False
+
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        if self.head is not None:
+            data, self.head = self.head + bytes(data), None
+        elif not self.headed and data != CONTINUE:
+            self.headed = True
+            self.head = bytes(data)
+            return
+        self.transport.write(data)
+
+    def close(self) -> None:
+        if self.head is not None:
+            self.transport.write(self.head)
+            self.head = None
+        self.transport.close()
+
+    def is_closing(self) -> bool:
+        return self.transport.is_closing()
+
+
 class HttpProtocol(_Counted, HttpToolsProtocol):
     """uvicorn's ``httptools`` protocol (``uvicorn.run(..., http=HttpProtocol)``), held to
     :data:`LIMITS`."""
@@ -236,7 +274,11 @@ class HttpProtocol(_Counted, HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._head_pending = False
         self._expect("body")                    # until the message is complete
+        before = self.cycle
         super().on_headers_complete()
+        cycle = self.cycle
+        if cycle is not None and cycle is not before and self.scope["method"] != "HEAD":
+            cycle.transport = HeadWithBody(self.transport)
 
     def on_message_complete(self) -> None:
         _due.discard(self)

@@ -17,7 +17,6 @@ their database work one statement through psycopg's asyncio driver
 
 from __future__ import annotations
 
-import random
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -37,6 +36,7 @@ from shutthebox.rules import Rules
 from shutthebox.strategies import check_strategy
 from shutthebox.tiles import mask_of
 from shutthebox.web.cache import GameCache, LoadedGame, waiting_for
+from shutthebox.web.entropy import SecureRandom
 from shutthebox.web.seats import (
     ForbiddenError,
     InviteNotFoundError,
@@ -72,7 +72,7 @@ from shutthebox.web.table import (
     computer_moves,
     timeout_events,
 )
-from shutthebox.web.view import Batch, game_view, state_members
+from shutthebox.web.view import Batch, game_view, view_members
 
 
 class NotYourTurnError(ShutTheBoxError):
@@ -124,7 +124,7 @@ class GameService:
         connection of its own, its writers queueing in order."""
         self._moves = AsyncWriter(engine) if engine.dialect.name == "postgresql" else None
         """On PostgreSQL, the writer of :meth:`act_async`."""
-        self._dice = random.SystemRandom()
+        self._dice = SecureRandom()
 
     def close(self) -> None:
         """Give back the writing connection (after a last checkpoint)."""
@@ -485,8 +485,7 @@ class GameService:
                 cache.forget(game_id)       # perhaps moved on elsewhere: act reads it again
                 return None
             try:
-                state = self._state(game_id, loaded, before, [])
-                members = state_members(state)
+                members, state = view_members(game_id, loaded, before)
                 body = f'{{{members}, "you": [{holder[1]}]}}'
                 batch = Batch.of(state, members)
                 move, stored = self._move(game_id, loaded, before, None if key is None
@@ -530,8 +529,7 @@ class GameService:
                                              "{event}; load it again").format(
                                              before=before, event=event))
                 self._apply(loaded, seat, kind, argument)
-                state = self._state(game_id, loaded, before, [])
-                members = state_members(state)
+                members, state = view_members(game_id, loaded, before)
                 body = f'{{{members}, "you": [{seat}]}}'
                 batch = Batch.of(state, members)
                 self._store(db, game_id, loaded, before,

@@ -6,7 +6,7 @@ stored events as the live feed sends it to watchers."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from shutthebox.dice import format_roll
 from shutthebox.language import current_language
@@ -65,29 +65,74 @@ def state_members(state: dict[str, Any]) -> str:
     return dumps({k: v for k, v in state.items() if k != "you"})[1:-1]
 
 
+class _Members(NamedTuple):
+    """Members of a game's view that change only with its round, its pot or its seats (every
+    answer to a move carries them), and the same encoded as JSON without braces."""
+
+    value: dict[str, Any]
+    encoded: str
+
+
+class _Words:
+    """A game's members in one language that change only with its round, its pot or its
+    seats, by round and pot."""
+
+    __slots__ = ("members", "seats")
+
+    def __init__(self, seats: tuple[Seat, ...]) -> None:
+        self.seats = seats
+        self.members: dict[tuple[int | None, int], _Members] = {}
+
+
+STEPS_SAID = 4096
+"""What the waited-for steps say, kept by language, player and step (the same steps come
+back in every game): at most this many, all forgotten when full."""
+_steps_said: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+
+def _lasting(game_id: str, loaded: LoadedGame) -> _Members:
+    """The game's members that change only with its round, pot or seats, in the current
+    language (made again when one of them changes)."""
+    language = current_language()
+    seats = tuple(loaded.seats)
+    words: _Words | None = loaded.words.get(language)
+    if words is None or words.seats != seats:
+        words = loaded.words[language] = _Words(seats)
+    match = loaded.match
+    round_number = match.round or None if match is not None else None
+    pot = match.pot if match is not None else 0
+    found = words.members.get((round_number, pot))
+    if found is None:
+        value = _members(game_id, loaded, round_number, pot)
+        found = words.members[round_number, pot] = _Members(value, dumps(value)[1:-1])
+    return found
+
+
 def game_view(game_id: str, loaded: LoadedGame, since: int, you: list[int]
               ) -> dict[str, Any]:
     """The game's state as the API answers it, with the events from number ``since`` on,
     for a reader holding the seats ``you``."""
+    return {**_lasting(game_id, loaded).value, "you": you, **_moving(loaded, since)}
+
+
+def view_members(game_id: str, loaded: LoadedGame, since: int) -> tuple[str, dict[str, Any]]:
+    """:func:`game_view`'s members but ``you`` as JSON without braces (what
+    :func:`state_members` makes of it), and its members that a move changes (``since``,
+    ``event_count``, ``status`` and the rest): the lasting ones are encoded once."""
+    moving = _moving(loaded, since)
+    return f"{_lasting(game_id, loaded).encoded},{dumps(moving)[1:-1]}", moving
+
+
+def _moving(loaded: LoadedGame, since: int) -> dict[str, Any]:
+    """The members of the game's view that its moves change."""
     seats = loaded.seats
-    config = loaded.config
     match = loaded.match
-    fmt = match.config.format if match is not None else GameFormat.parse(config["format"])
-    rules = match.rules if match is not None else Rules.from_dict(config["rules"])
-    stake = config.get("stake", 0)
-    round_number = match.round or None if match is not None else None
     events = loaded.log(since)
-    common = {
-        "id": game_id, "rules": config["rules"], "format": str(fmt),
-        "seats": [s.to_dict() for s in seats], "you": you,
-        "players": [{"name": s.name, "computer": s.computer} for s in seats],
-        "stake": stake, "event_count": loaded.count, "since": since,
-        "events": events, "events_text": events_text(loaded, since, events),
-        "rules_text": rules_text(rules),
-        "title": title_text(fmt, round_number, stake, match.pot if match is not None else 0),
-        "format_text": format_text(fmt, round_number), "table": table_view(loaded)}
+    common = {"event_count": loaded.count, "since": since, "events": events,
+              "events_text": events_text(loaded, since, events), "table": table_view(loaded)}
     if match is None:
-        return {**common, "status": "waiting", "pot": 0, "pot_text": format_money(0),
+        rules = Rules.from_dict(loaded.config["rules"])
+        return {**common, "status": "waiting",
                 "pending": {"kind": "join", "seat": None, "role": "join", "human": False,
                             "roll": None, "roll_text": None, "dice": None, "legal": [],
                             "dice_choices": [], "text": joining_text(
@@ -97,21 +142,44 @@ def game_view(game_id: str, loaded: LoadedGame, since: int, you: list[int]
                 "round": 0, "round_scores": {}, "totals": [0] * len(seats),
                 "active": [True] * len(seats), "winners": [], "losers": [],
                 "payouts": {}}
-    ended = loaded.table.ended
+    table = loaded.table
+    ended = table.ended
     pending = match.pending
+    over = match.is_over
+    common["status"] = "over" if over or ended else "playing"
+    common["pending"] = pending_view(match, seats, table.plays(pending.seat), ended, pending)
+    common["board"] = list(tiles_of(match.board))
+    common["round"] = match.round
+    common["round_scores"] = {str(s): v for s, v in match.round_scores.items()}
+    common["totals"] = list(match.totals)
+    common["active"] = list(match.active)
+    common["winners"] = list(match.winners)
+    common["losers"] = list(match.losers)
+    common["payouts"] = {str(s): v for s, v in match.payouts.items()}
+    common["score_text"] = score_text(match.round_scores.get(0, match.totals[0])) \
+        if over and len(seats) == 1 else None
+    common["ending"] = ending_text(match) if over else None
+    return common
+
+
+def _members(game_id: str, loaded: LoadedGame, round_number: int | None, pot: int
+             ) -> dict[str, Any]:
+    """The members of the game's view that change only with its round, its pot or its
+    seats, in the current language."""
+    config = loaded.config
+    seats = loaded.seats
+    match = loaded.match
+    fmt = match.config.format if match is not None else GameFormat.parse(config["format"])
+    rules = match.rules if match is not None else Rules.from_dict(config["rules"])
+    stake = config.get("stake", 0)
     return {
-        **common, "status": "over" if match.is_over or ended else "playing",
-        "pot": match.pot, "pot_text": format_money(match.pot),
-        "pending": pending_view(match, seats, loaded.table.plays(pending.seat), ended, pending),
-        "board": list(tiles_of(match.board)), "round": match.round,
-        "round_scores": {str(s): v for s, v in match.round_scores.items()},
-        "totals": list(match.totals), "active": list(match.active),
-        "winners": list(match.winners), "losers": list(match.losers),
-        "payouts": {str(s): v for s, v in match.payouts.items()},
-        "score_text": score_text(match.round_scores.get(0, match.totals[0]))
-        if match.is_over and len(match.players) == 1 else None,
-        "ending": ending_text(match),
-    }
+        "id": game_id, "rules": config["rules"], "format": str(fmt),
+        "seats": [s.to_dict() for s in seats],
+        "players": [{"name": s.name, "computer": s.computer} for s in seats],
+        "stake": stake, "rules_text": rules_text(rules),
+        "title": title_text(fmt, round_number, stake, pot),
+        "format_text": format_text(fmt, round_number),
+        "pot": pot, "pot_text": format_money(pot)}
 
 
 def table_view(loaded: LoadedGame) -> dict[str, Any]:
@@ -136,26 +204,37 @@ def pending_view(match: Match, seats: list[Seat], played: bool = False,
                 "roll": None, "roll_text": None, "dice": None, "legal": [],
                 "dice_choices": [], "text": None, "prompt": None, "prompt_named": None,
                 "legend": None}
+    kind = pending.kind
     turn = pending.turn
-    shut = turn is not None and pending.kind is PendingKind.SHUT
+    shut = turn is not None and kind is PendingKind.SHUT
     computer = pending.seat is not None and (seats[pending.seat].kind is SeatKind.COMPUTER
                                              or played)
     roll = turn.roll if shut and turn is not None and turn.roll else None
+    seat = pending.seat
+    step = (current_language(), kind, pending.role, roll, computer,
+            None if seat is None else match.players[seat])
+    words = _steps_said.get(step)
+    if words is None:
+        words = {
+            "roll_text": format_roll(roll) if roll else None,
+            "text": waiting_text(match, computer, pending),
+            "prompt": None if computer else prompt_text(match, False, pending),
+            "prompt_named": None if computer else prompt_text(match, True, pending),
+            "legend": legend_text(match, pending)}
+        if len(_steps_said) >= STEPS_SAID:
+            _steps_said.clear()
+        _steps_said[step] = words
     return {
-        "kind": pending.kind, "seat": pending.seat, "role": pending.role,
-        "human": pending.seat is not None and pending.kind is not PendingKind.ROLL_OFF
+        "kind": kind, "seat": pending.seat, "role": pending.role,
+        "human": pending.seat is not None and kind is not PendingKind.ROLL_OFF
         and not computer,
         "roll": list(roll) if roll else None,
-        "roll_text": format_roll(roll) if roll else None,
         "dice": turn.dice if turn is not None else None,
         "legal": [list(tiles_of(m)) for m in turn.legal_actions()]
         if shut and turn is not None else [],
         "dice_choices": list(turn.legal_actions())
-        if turn is not None and pending.kind is PendingKind.CHOOSE_DICE else [],
-        "text": waiting_text(match, computer, pending),
-        "prompt": None if computer else prompt_text(match, False, pending),
-        "prompt_named": None if computer else prompt_text(match, True, pending),
-        "legend": legend_text(match, pending)}
+        if turn is not None and kind is PendingKind.CHOOSE_DICE else [],
+        **words}
 
 
 def events_text(loaded: LoadedGame, since: int, events: list[dict[str, Any]]
