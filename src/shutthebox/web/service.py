@@ -416,13 +416,7 @@ class GameService:
         if not token:
             raise UnauthorizedError(_("send your seat's token (Authorization: Bearer "
                                       "<token>)"))
-        holder = self._holder(token)
-        if holder is None:
-            raise UnauthorizedError(_("unknown seat token: it holds no seat"))
-        if holder[0] != game_id:
-            raise ForbiddenError(_("this token holds a seat in another game, not this "
-                                   "one"))
-        mine = holder[1]
+        mine = self.seat_of(game_id, [token])
         if seat is not None and seat != mine:
             raise ForbiddenError(_("this token holds seat {mine}, not seat {seat}").format(
                                    mine=mine, seat=seat))
