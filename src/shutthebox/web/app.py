@@ -22,7 +22,7 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from sqlalchemy.engine import Engine
 
-from shutthebox.language import speaking
+from shutthebox.language import current_language, speaking
 from shutthebox.web import advice, reactions, series
 from shutthebox.web.advice import SolverPool
 from shutthebox.web.clock import ClockKeeper
@@ -62,11 +62,18 @@ class WebApp(FastAPI):
         if scope["type"] == "lifespan":
             await super().__call__(scope, receive, send)
             return
-        with speaking(request_language(scope)):   # every answer in the reader's language
-            if self.front is None:
-                await super().__call__(scope, receive, send)
-            else:
-                await self.front(scope, receive, send)
+        language = request_language(scope)
+        if language == current_language():      # (the server's own: nothing to set)
+            await self._answer(scope, receive, send)
+            return
+        with speaking(language):                # every answer in the reader's language
+            await self._answer(scope, receive, send)
+
+    async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.front is None:
+            await super().__call__(scope, receive, send)
+        else:
+            await self.front(scope, receive, send)
 
     async def behind(self, scope: Scope, receive: Receive, send: Send) -> None:
         """FastAPI's own stack: its middleware, then the routes."""

@@ -437,9 +437,15 @@ class GameService:
                     if first is not None:
                         return first
                 raise
-        if batch is not None:
-            self.notify(game_id, waiting_for(loaded), batch)
+        if batch is not None:       # (stored with the move: who the game waits for)
+            self.notify(game_id, loaded.stored[1] if loaded.stored else waiting_for(loaded),
+                        batch)
         return body
+
+    @property
+    def acts_on_event_loop(self) -> bool:
+        """Whether :meth:`act_async` can answer (on PostgreSQL)."""
+        return self._moves is not None
 
     async def act_async(self, game_id: str, token: str | None, kind: str, argument: Any,
                         event: int | None, key: str | None, seat: int | None = None

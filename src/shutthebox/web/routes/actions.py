@@ -44,9 +44,10 @@ async def perform(service: GameService, blocking: Blocking, game_id: str,
     """
     tokens = bearer_tokens(authorization)
     token = tokens[0] if tokens else None
-    answer = await service.act_async(game_id, token, kind, argument, event, key, seat)
-    if answer is not None:
-        return answer
+    if service.acts_on_event_loop:
+        answer = await service.act_async(game_id, token, kind, argument, event, key, seat)
+        if answer is not None:
+            return answer
     return await blocking(service.act, game_id, token, kind, argument, event, key, seat)
 
 
