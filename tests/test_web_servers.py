@@ -263,3 +263,74 @@ def test_a_repeated_request_answers_the_first_answer_and_changes_nothing(
         assert now["events"] == state["events"] + first["events"]
     finally:
         server.kill()
+
+
+async def one_move_each(server: Server, games: list[dict[str, Any]],
+                        leave: bool = False) -> list[int]:
+    """One move in each game, all sent at once, each on a connection of its own (on SQLite
+    the moves that arrive in one turn of the server's event loop are committed together);
+    with ``leave`` each client hangs up at once, before its answer. The statuses (0: left)."""
+    async def move(client: httpx.AsyncClient, state: dict[str, Any]) -> int:
+        path, body = first_legal(state)
+        request = client.post(path, json=body,
+                              headers={"Authorization": f"Bearer {state['tokens']['0']}"})
+        if not leave:
+            return (await request).status_code
+        task = asyncio.ensure_future(request)
+        await asyncio.sleep(0.002)          # sent, and the client goes
+        task.cancel()
+        try:
+            return (await task).status_code
+        except asyncio.CancelledError:
+            return 0
+
+    limits = httpx.Limits(max_connections=len(games))
+    async with httpx.AsyncClient(base_url=server.url, timeout=30, limits=limits) as client:
+        return list(await asyncio.gather(*[move(client, state) for state in games]))
+
+
+def test_moves_committed_together_are_each_stored_before_their_answer(
+        tmp_path: Path, database_url: str) -> None:
+    """Sixty games each move at once, twice over; the server is killed (-9) the moment the
+    last answer arrives: after a restart every answered move is there, each game once."""
+    server = Server(tmp_path, database_url=database_url).start()
+    try:
+        games = [server.post("/api/games", {"players": [{"name": f"P{i}"}]}).json()
+                 for i in range(60)]
+        for _ in range(2):
+            assert asyncio.run(one_move_each(server, games)) == [200] * 60
+            games = [{**server.get(f"/api/games/{g['id']}").json(), "tokens": g["tokens"]}
+                     for g in games]
+        answered = {g["id"]: g["event_count"] for g in games}
+        server.kill()
+        server.start()
+        for game_id, count in answered.items():
+            assert server.get(f"/api/games/{game_id}").json()["event_count"] == count
+        assert "Traceback" not in server.log.read_text()
+    finally:
+        server.kill()
+
+
+def test_clients_that_hang_up_mid_move_leave_every_game_playable(
+        tmp_path: Path, database_url: str) -> None:
+    """Forty players send a move and hang up at once, before the answer (the server may or
+    may not have stored it): each game then reads as stored, in memory and after a restart
+    alike, and plays on to its end."""
+    server = Server(tmp_path, database_url=database_url).start()
+    try:
+        games = [server.post("/api/games", {"players": [{"name": f"P{i}"}]}).json()
+                 for i in range(40)]
+        statuses = asyncio.run(one_move_each(server, games, leave=True))
+        assert set(statuses) <= {0, 200}, statuses
+        seen = [server.get(f"/api/games/{g['id']}").json() for g in games]
+        assert all(s["event_count"] >= g["event_count"] for s, g in zip(seen, games, strict=True))
+        server.kill()
+        server.start()
+        for state, game in zip(seen, games, strict=True):
+            again = server.get(f"/api/games/{game['id']}").json()
+            assert again["event_count"] == state["event_count"]
+            assert play(server, {**again, "tokens": game["tokens"]},
+                        game["tokens"])["status"] == "over"
+        assert "Traceback" not in server.log.read_text()
+    finally:
+        server.kill()

@@ -4,16 +4,17 @@ its write-ahead log is moved into the database file by the checkpoint thread."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
 from shutthebox.rules import Rules
@@ -228,3 +229,130 @@ def test_the_live_poll_hears_only_of_games_moved_on_past_what_this_process_knows
             (bob["id"], answer["event_count"])]
         assert [tuple(row) for row in moved_on(connection, {ann["id"]: -1})] == [
             (ann["id"], ann["event_count"])]
+
+
+def rows(path: Path) -> list[int]:
+    """What another connection reads of the test table: the committed rows only."""
+    other = sqlite3.connect(path)
+    try:
+        return [r[0] for r in other.execute("SELECT x FROM t ORDER BY x")]
+    finally:
+        other.close()
+
+
+def insert(value: int, keep: bool = True) -> Callable[[Connection], bool]:
+    def write(connection: Connection) -> bool:
+        connection.exec_driver_sql(f"INSERT INTO t VALUES ({value})")
+        if value < 0:
+            raise sqlite3.IntegrityError(f"refused {value}")
+        return keep
+    return write
+
+
+def test_moves_of_one_turn_of_the_loop_are_committed_together_then_told(
+        tmp_path: Path) -> None:
+    """Five requests in one turn of the loop: three moves kept, one its write refuses
+    (False) and one whose write fails, each undone alone. Nobody reads the kept ones before
+    the batch's commit, which comes once the turn's callbacks have run; each move's news
+    comes after the commit, in order. A move alone, with nothing else to run, is committed
+    at once."""
+    path = tmp_path / "batch.sqlite"
+    engine = make_engine(f"sqlite:///{path}")
+    writer = SqliteWriter(engine)
+    with writer.transaction() as connection:
+        connection.exec_driver_sql("CREATE TABLE t (x INTEGER)")
+    told: list[tuple[int, list[int]]] = []
+    seen: list[list[int]] = []
+
+    def tell(value: int) -> Callable[[], None]:
+        return lambda: told.append((value, rows(path)))
+
+    async def request(value: int, keep: bool = True) -> str:
+        try:
+            committed = writer.in_batch(insert(value, keep), tell(value))
+        except sqlite3.IntegrityError:
+            return "failed"
+        if committed is None:
+            return "refused"
+        seen.append(rows(path))         # (read before the batch is committed)
+        await committed
+        return "stored"
+
+    async def scenario() -> list[str]:
+        together = await asyncio.gather(request(1), request(4, keep=False), request(-5),
+                                        request(2), request(3))
+        alone = writer.in_batch(insert(6), tell(6))
+        assert alone is not None and alone.done()
+        return list(together)
+
+    try:
+        assert asyncio.run(scenario()) == ["stored", "refused", "failed", "stored", "stored"]
+        assert seen == [[], [], []]
+        assert told == [(1, [1, 2, 3]), (2, [1, 2, 3]), (3, [1, 2, 3]), (6, [1, 2, 3, 6])]
+        assert rows(path) == [1, 2, 3, 6]
+    finally:
+        writer.close()
+        engine.dispose()
+
+
+def test_a_transaction_of_the_loops_own_commits_its_open_batch_first(
+        tmp_path: Path) -> None:
+    """A request the loop answers itself (a transaction, on the loop's thread) while its
+    batch is open: the batch is committed first, its futures done, and no one waits for
+    a lock only the loop could let go of."""
+    path = tmp_path / "batch.sqlite"
+    engine = make_engine(f"sqlite:///{path}")
+    writer = SqliteWriter(engine)
+    with writer.transaction() as connection:
+        connection.exec_driver_sql("CREATE TABLE t (x INTEGER)")
+
+    async def scenario() -> bool:
+        waiting = asyncio.get_running_loop().call_soon(lambda: None)   # (a batch stays open)
+        batched = writer.in_batch(insert(1), lambda: None)
+        waiting.cancel()
+        assert batched is not None and not batched.done()
+        with writer.transaction() as connection:
+            connection.exec_driver_sql("INSERT INTO t VALUES (2)")
+        done = batched.done()
+        await batched
+        return done
+
+    try:
+        assert asyncio.run(asyncio.wait_for(scenario(), 10)) is True
+        assert rows(path) == [1, 2]
+    finally:
+        writer.close()
+        engine.dispose()
+
+
+def test_a_batch_waits_for_another_threads_transaction_and_it_for_the_batch(
+        tmp_path: Path) -> None:
+    """A thread's transaction (a computer's step, say) and the loop's batch take turns at
+    the one writing connection: both stored, neither lost."""
+    path = tmp_path / "batch.sqlite"
+    engine = make_engine(f"sqlite:///{path}")
+    writer = SqliteWriter(engine)
+    with writer.transaction() as connection:
+        connection.exec_driver_sql("CREATE TABLE t (x INTEGER)")
+    started = threading.Event()
+
+    def other() -> None:
+        started.wait(5)
+        with writer.transaction() as connection:
+            connection.exec_driver_sql("INSERT INTO t VALUES (10)")
+
+    async def scenario() -> None:
+        batched = writer.in_batch(insert(1), started.set)
+        assert batched is not None
+        await batched
+
+    thread = threading.Thread(target=other)
+    thread.start()
+    try:
+        asyncio.run(asyncio.wait_for(scenario(), 10))
+        thread.join(10)
+        assert not thread.is_alive()
+        assert rows(path) == [1, 10]
+    finally:
+        writer.close()
+        engine.dispose()

@@ -17,6 +17,7 @@ their database work one statement through psycopg's asyncio driver
 
 from __future__ import annotations
 
+import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -444,52 +445,41 @@ class GameService:
 
     @property
     def acts_on_event_loop(self) -> bool:
-        """Whether :meth:`act_async` can answer (on PostgreSQL)."""
-        return self._moves is not None
+        """Whether :meth:`act_async` can answer (on PostgreSQL, and on SQLite)."""
+        return self._moves is not None or self._writer is not None
 
     async def act_async(self, game_id: str, token: str | None, kind: str, argument: Any,
                         event: int | None, key: str | None, seat: int | None = None
                         ) -> str | None:
-        """:meth:`act` on the event loop, on PostgreSQL: its one statement sent through
-        psycopg's asyncio driver (:mod:`shutthebox.web.storage.postgresql`), the answer
-        given once it is committed. Only when all it needs is at hand: the seat's token and
-        the game in memory, the event number the action was made against (a repeated
-        request's key is looked up by :meth:`act`), and the game's lock free (a thread may
-        hold it for a computer's step). None when they are not, when the action is refused
-        or another request stored first: :meth:`act` then answers (from the database,
-        saying why a refusal is one), in the thread pool.
+        """:meth:`act` on the event loop, the answer given once the move is committed. On
+        PostgreSQL its one statement is sent through psycopg's asyncio driver
+        (:mod:`shutthebox.web.storage.postgresql`); on SQLite it is written into the batch
+        of moves of the event loop's turn (:meth:`SqliteWriter.in_batch`), committed
+        together. Only when all it needs is at hand: the seat's token and the game in
+        memory, the event number the action was made against (a repeated request's key is
+        looked up by :meth:`act`), and the game's lock free (a thread may hold it for a
+        computer's step). None when they are not, when the action is refused or another
+        request stored first: :meth:`act` then answers (from the database, saying why a
+        refusal is one).
 
         :raises sqlalchemy.exc.DBAPIError: the database is not answering (503).
         :raises ShutTheBoxError: an action the match refuses, such as tiles that cannot be
             shut (400).
         """
+        if self._writer is not None:
+            return await self._act_in_batch(game_id, token, kind, argument, event, key, seat)
         moves, cache = self._moves, self.cache
-        if moves is None or not token or event is None:
+        found = self._at_hand(game_id, token, event, seat) if moves is not None else None
+        if moves is None or found is None:
             return None
-        holder = cache.holders.get(token_hash(token))
-        loaded = cache.games.get(game_id)
-        if holder is None or holder[0] != game_id or loaded is None or \
-                (seat is not None and seat != holder[1]) or game_id in self.cache.storing:
-            return None
-        lock = cache.lock(game_id)
-        if not lock.acquire(blocking=False):
-            return None
+        loaded, mine, lock = found
         self.cache.storing.add(game_id)
         try:
-            before = loaded.count
-            try:
-                if event != before:
-                    raise NotYourTurnError(_("the game has moved on"))
-                self._apply(loaded, holder[1], kind, argument)
-            except NotYourTurnError:
-                cache.forget(game_id)       # perhaps moved on elsewhere: act reads it again
+            made = self._made(game_id, loaded, mine, kind, argument, event, key)
+            if made is None:
                 return None
+            body, batch, move, stored = made
             try:
-                members, state = view_members(game_id, loaded, before)
-                body = f'{{{members}, "you": [{holder[1]}]}}'
-                batch = Batch.of(state, members)
-                move, stored = self._move(game_id, loaded, before, None if key is None
-                                          else (holder[1], key, body))
                 done = await moves.store(move)
             except IntegrityError:          # the key answered first: act finds the answer
                 cache.forget(game_id)
@@ -506,6 +496,102 @@ class GameService:
             lock.release()
         self.notify(game_id, waiting_for(loaded), batch)
         return body
+
+    async def _act_in_batch(self, game_id: str, token: str | None, kind: str, argument: Any,
+                            event: int | None, key: str | None, seat: int | None
+                            ) -> str | None:
+        """:meth:`act_async` on SQLite. The game's lock is held while the move is applied
+        and written, not while its batch waits for the commit: a request the event loop
+        answers itself (:meth:`act`, say, for the same game) must never wait for a lock
+        that only the loop can let go of. Meanwhile the game is marked as storing, and a
+        transaction of the loop's own commits the batch first."""
+        writer, cache = self._writer, self.cache
+        assert writer is not None
+        found = self._at_hand(game_id, token, event, seat)
+        if found is None:
+            return None
+        loaded, mine, lock = found
+        try:
+            made = self._made(game_id, loaded, mine, kind, argument, event, key)
+            if made is None:
+                return None
+            body, batch, move, stored = made
+            try:
+                committed = writer.in_batch(
+                    lambda db: store_move(db, move),
+                    lambda: self._committed(game_id, stored[1], batch))
+            except IntegrityError:          # the key answered first: act finds the answer
+                cache.forget(game_id)
+                return None
+            except BaseException:
+                cache.forget(game_id)       # ahead of the database
+                raise
+            if committed is None:           # another process stored first
+                cache.forget(game_id)
+                return None
+            self._stored(game_id, loaded, stored)   # (a failed commit forgets the game)
+            cache.storing.add(game_id)
+        finally:
+            lock.release()
+        try:
+            await committed
+        except BaseException:
+            cache.forget(game_id)
+            raise
+        finally:
+            cache.storing.discard(game_id)
+        return body
+
+    def _at_hand(self, game_id: str, token: str | None, event: int | None,
+                 seat: int | None) -> tuple[LoadedGame, int, threading.RLock] | None:
+        """For a move on the event loop: the game in memory, the token's seat and the
+        game's lock, taken; None unless all are at hand (the token and the game known here,
+        the event number sent, the game not being stored, its lock free)."""
+        cache = self.cache
+        if not token or event is None:
+            return None
+        holder = cache.holders.get(token_hash(token))
+        loaded = cache.games.get(game_id)
+        if holder is None or holder[0] != game_id or loaded is None or \
+                (seat is not None and seat != holder[1]) or game_id in cache.storing:
+            return None
+        lock = cache.lock(game_id)
+        if not lock.acquire(blocking=False):
+            return None
+        return loaded, holder[1], lock
+
+    def _made(self, game_id: str, loaded: LoadedGame, seat: int, kind: str, argument: Any,
+              event: int | None, key: str | None
+              ) -> tuple[str, Batch, Move, tuple[str, str]] | None:
+        """The move applied to the game in memory (under its lock): its answer, its live
+        batch, what storing it writes and the game's status then; None if the game has
+        moved on or refuses it (forgotten then: :meth:`act` reads it again and says why).
+
+        :raises Exception: the view or the move could not be made (the game forgotten).
+        """
+        before = loaded.count
+        try:
+            if event != before:
+                raise NotYourTurnError(_("the game has moved on"))
+            self._apply(loaded, seat, kind, argument)
+        except NotYourTurnError:
+            self.cache.forget(game_id)      # perhaps moved on elsewhere
+            return None
+        try:
+            members, state = view_members(game_id, loaded, before)
+            body = f'{{{members}, "you": [{seat}]}}'
+            move, stored = self._move(game_id, loaded, before,
+                                      None if key is None else (seat, key, body))
+        except BaseException:
+            self.cache.forget(game_id)      # ahead of the database
+            raise
+        return body, Batch.of(state, members), move, stored
+
+    def _committed(self, game_id: str, waiting: str, batch: Batch) -> None:
+        """A move of a batch is committed: the game is no longer ahead of the database, and
+        its watchers are told."""
+        self.cache.storing.discard(game_id)
+        self.notify(game_id, waiting, batch)
 
     def _act_once(self, game_id: str, token: str, seat: int, kind: str, argument: Any,
                   event: int | None, key: str | None, trusted: bool
