@@ -511,6 +511,8 @@ class GameService:
         if found is None:
             return None
         loaded, mine, lock = found
+        cache.storing.add(game_id)          # (from before the move: readers in threads)
+        committed = None
         try:
             made = self._made(game_id, loaded, mine, kind, argument, event, key)
             if made is None:
@@ -530,8 +532,9 @@ class GameService:
                 cache.forget(game_id)
                 return None
             self._stored(game_id, loaded, stored)   # (a failed commit forgets the game)
-            cache.storing.add(game_id)
         finally:
+            if committed is None:
+                cache.storing.discard(game_id)
             lock.release()
         try:
             await committed
