@@ -17,6 +17,7 @@ their database work one statement through psycopg's asyncio driver
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import uuid
 from collections.abc import Callable, Iterator
@@ -466,69 +467,35 @@ class GameService:
         :raises ShutTheBoxError: an action the match refuses, such as tiles that cannot be
             shut (400).
         """
-        if self._writer is not None:
-            return await self._act_in_batch(game_id, token, kind, argument, event, key, seat)
-        moves, cache = self._moves, self.cache
-        found = self._at_hand(game_id, token, event, seat) if moves is not None else None
-        if moves is None or found is None:
+        writer, moves, cache = self._writer, self._moves, self.cache
+        found = self._at_hand(game_id, token, event, seat) \
+            if writer is not None or moves is not None else None
+        if found is None:
             return None
         loaded, mine, lock = found
-        self.cache.storing.add(game_id)
+        cache.storing.add(game_id)          # (from before the move: readers in threads)
+        committed: asyncio.Future[None] | None = None
         try:
             made = self._made(game_id, loaded, mine, kind, argument, event, key)
             if made is None:
                 return None
             body, batch, move, stored = made
             try:
-                done = await moves.store(move)
+                if writer is not None:
+                    committed = writer.in_batch(
+                        lambda db: store_move(db, move),
+                        lambda: self._committed(game_id, stored[1], batch))
+                    written = committed is not None
+                else:
+                    assert moves is not None
+                    written = await moves.store(move)
             except IntegrityError:          # the key answered first: act finds the answer
                 cache.forget(game_id)
                 return None
             except BaseException:
                 cache.forget(game_id)       # ahead of the database, perhaps
                 raise
-            if not done:                    # another process stored first
-                cache.forget(game_id)
-                return None
-            self._stored(game_id, loaded, stored)
-        finally:
-            self.cache.storing.discard(game_id)
-            lock.release()
-        self.notify(game_id, waiting_for(loaded), batch)
-        return body
-
-    async def _act_in_batch(self, game_id: str, token: str | None, kind: str, argument: Any,
-                            event: int | None, key: str | None, seat: int | None
-                            ) -> str | None:
-        """:meth:`act_async` on SQLite. The game's lock is held while the move is applied
-        and written, not while its batch waits for the commit: a request the event loop
-        answers itself (:meth:`act`, say, for the same game) must never wait for a lock
-        that only the loop can let go of. Meanwhile the game is marked as storing, and a
-        transaction of the loop's own commits the batch first."""
-        writer, cache = self._writer, self.cache
-        assert writer is not None
-        found = self._at_hand(game_id, token, event, seat)
-        if found is None:
-            return None
-        loaded, mine, lock = found
-        cache.storing.add(game_id)          # (from before the move: readers in threads)
-        committed = None
-        try:
-            made = self._made(game_id, loaded, mine, kind, argument, event, key)
-            if made is None:
-                return None
-            body, batch, move, stored = made
-            try:
-                committed = writer.in_batch(
-                    lambda db: store_move(db, move),
-                    lambda: self._committed(game_id, stored[1], batch))
-            except IntegrityError:          # the key answered first: act finds the answer
-                cache.forget(game_id)
-                return None
-            except BaseException:
-                cache.forget(game_id)       # ahead of the database
-                raise
-            if committed is None:           # another process stored first
+            if not written:                 # another process stored first
                 cache.forget(game_id)
                 return None
             self._stored(game_id, loaded, stored)   # (a failed commit forgets the game)
@@ -536,6 +503,13 @@ class GameService:
             if committed is None:
                 cache.storing.discard(game_id)
             lock.release()
+        if committed is None:               # (PostgreSQL: committed by the statement)
+            self.notify(game_id, stored[1], batch)
+            return body
+        # SQLite: the game's lock is not held while the batch waits for its commit (a
+        # request the event loop answers itself must never wait for a lock only the loop
+        # can let go of); the game stays marked as being stored, and a transaction of the
+        # loop's own commits the batch first.
         try:
             await committed
         except BaseException:
