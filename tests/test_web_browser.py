@@ -78,6 +78,23 @@ def page(browser: Browser) -> Iterator[Page]:
     assert errors == []
 
 
+def join_by_invite(page: Page, link: str, name: str, game: str) -> None:
+    """A friend takes a seat on their own page: the invite link, a name, Join, the game."""
+    page.goto(link)
+    page.wait_for_selector("#join-form:not([hidden])")
+    page.fill("#join-name", name)
+    page.click("#join-button")
+    page.wait_for_url(f"**/games/{game}")
+
+
+def tokens_of(page: Page, game: str) -> dict[str, str]:
+    """The seat tokens the page keeps on its device for the game, by seat."""
+    found: dict[str, str] = page.evaluate(
+        "(g) => (JSON.parse(localStorage.getItem('shutthebox.tokens') || '{}')[g] || {})",
+        game)
+    return found
+
+
 def shot(page: Page, name: str, full_page: bool = False) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.wait_for_timeout(400)                 # let the tiles' flip finish
@@ -304,7 +321,7 @@ def test_a_battle_in_battle_words(browser: Browser, server: Server) -> None:
             break
     else:
         raise AssertionError("five knockers in a row shut the box in their first turn")
-    tokens = page.evaluate("JSON.parse(localStorage.getItem('shutthebox.tokens'))")[game]
+    tokens = tokens_of(page, game)
     for _ in range(2000):
         state = server.get(f"/api/games/{game}").json()
         if state["status"] == "over":
@@ -470,7 +487,7 @@ def test_the_coach_line_is_the_servers_sentence(page: Page, server: Server) -> N
     next_action(page)
     page.check("#coach-toggle")
     page.wait_for_function("() => document.getElementById('coach').textContent.length > 0")
-    tokens = page.evaluate("JSON.parse(localStorage.getItem('shutthebox.tokens'))")[game]
+    tokens = tokens_of(page, game)
     coach = server.get(f"/api/games/{game}/coach", token=tokens["0"]).json()
     assert coach["text"].startswith("From here, playing perfectly")
     assert page.text_content("#coach") == coach["text"]
@@ -493,7 +510,7 @@ def test_invites_a_missing_game_my_games_and_a_refused_rule_in_the_servers_words
         seat=2, name="Bo", code=code)
     page.goto(f"{server.url}/history")
     page.wait_for_selector("#history .card")
-    token = page.evaluate(f"JSON.parse(localStorage.getItem('shutthebox.tokens'))['{game}']['0']")
+    token = tokens_of(page, game)["0"]
     listed = server.get("/api/games", token=token).json()
     status = {g["id"]: g["status_text"] for g in listed}[game]
     assert status == "waiting for players"

@@ -10,9 +10,18 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser
 
-from tests.test_web_browser import PHONE, browser, new_game, open_page, server, shot
+from tests.test_web_browser import (
+    PHONE,
+    browser,
+    join_by_invite,
+    new_game,
+    open_page,
+    server,
+    shot,
+    tokens_of,
+)
 from tests.test_web_page_access import serious
 from tests.webserver import Server, first_legal
 
@@ -28,13 +37,6 @@ BUBBLE_SEEN = """() => {
     }
   }).observe(document.getElementById('reaction-feed'), {childList: true});
 }"""
-
-
-def tokens_of(page: Page, game: str) -> dict[str, str]:
-    found: dict[str, str] = page.evaluate(
-        "(g) => (JSON.parse(localStorage.getItem('shutthebox.tokens') || '{}')[g] || {})",
-        game)
-    return found
 
 
 def play_through_api(server: Server, game: str, tokens: dict[str, str]) -> dict[str, Any]:
@@ -58,11 +60,7 @@ def test_three_friends_react_and_play_again(browser: Browser, server: Server) ->
     for name, link, phone in (("Bo", links[0], True), ("Cy", links[1], False)):
         page, errors = open_page(browser, PHONE, is_mobile=True, has_touch=True) if phone \
             else open_page(browser)
-        page.goto(link)
-        page.wait_for_selector("#join-form:not([hidden])")
-        page.fill("#join-name", name)
-        page.click("#join-button")
-        page.wait_for_url(f"**/games/{game}")
+        join_by_invite(page, link, name, game)
         friends.append((page, errors))
     (bo, bo_errors), (cy, cy_errors) = friends
     pages = {"Ann": ann, "Bo": bo, "Cy": cy}

@@ -15,20 +15,21 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 
-from tests.test_web_browser import NEXT_ACTION, browser, open_page, server, shot
+from tests.test_web_browser import (
+    NEXT_ACTION,
+    browser,
+    join_by_invite,
+    open_page,
+    server,
+    shot,
+    tokens_of,
+)
 from tests.webserver import Server, first_legal
 
 __all__ = ["browser", "server"]       # fixtures shared with the other browser tests
 
 CLOCK = 3
 """Seconds a decision: short, so that the test waits little for three timeouts."""
-
-
-def tokens_of(page: Page, game: str) -> dict[str, str]:
-    found: dict[str, str] = page.evaluate(
-        "(g) => (JSON.parse(localStorage.getItem('shutthebox.tokens') || '{}')[g] || {})",
-        game)
-    return found
 
 
 def drive(server: Server, game: str, tokens: dict[int, str], done: Any,
@@ -92,11 +93,7 @@ def test_a_friend_leaves_the_clock_hands_his_seat_to_the_computer_and_he_takes_i
     joined = []
     for name, link in (("Bo", links[0]), ("Cy", links[1])):
         page, errors = open_page(browser)
-        page.goto(link)
-        page.wait_for_selector("#join-form:not([hidden])")
-        page.fill("#join-name", name)
-        page.click("#join-button")
-        page.wait_for_url(f"**/games/{game}")
+        join_by_invite(page, link, name, game)
         joined.append((page, errors))
     (bo, bo_errors), (cy, cy_errors) = joined
     tokens = {0: tokens_of(ann, game)["0"], 1: tokens_of(bo, game)["1"],
