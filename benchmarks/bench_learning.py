@@ -24,7 +24,7 @@ from shutthebox.coach import review
 from shutthebox.match import GameFormat, Match, MatchConfig, play_out
 from shutthebox.rules import Rules
 from shutthebox.strategies import make_strategy
-from shutthebox.web import advice
+from shutthebox.web.solving import workers as advice
 
 GAMES = 20
 RATED = 200
@@ -53,9 +53,9 @@ def ratings(figures: Figures) -> None:
     from fastapi.testclient import TestClient
 
     from shutthebox.web import create_app
-    from shutthebox.web.advice import SolverPool
-    from shutthebox.web.guard import RateLimits
-    from shutthebox.web.ratings import current_ratings
+    from shutthebox.web.api.checks import RateLimits
+    from shutthebox.web.records.ratings import current_ratings
+    from shutthebox.web.solving.workers import SolverPool
     from shutthebox.web.storage import make_engine
     from tests.test_web_api import play_out as play_api
 

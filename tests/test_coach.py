@@ -29,7 +29,7 @@ from shutthebox.solver.players import OptimalStrategy, battle_roll_values
 from shutthebox.strategies import format_move, make_strategy
 from shutthebox.terminal.hints import hint_for
 from shutthebox.tiles import mask_of, tiles_of
-from shutthebox.web import advice
+from shutthebox.web.solving import workers as advice
 
 SMALL = Rules(tiles=6, one_die=OneDie.LOW_SUM)   # a dice choice once 6 or less is open
 COVERED = Rules(tiles=6, one_die=OneDie.LOW_SUM, scoring=Scoring.COVERED)

@@ -25,9 +25,9 @@ from shutthebox.narration import chances_text, format_text
 from shutthebox.rules import Rules
 from shutthebox.solver import solve
 from shutthebox.web import create_app
-from shutthebox.web.advice import SolverPool
-from shutthebox.web.guard import RateLimits
-from shutthebox.web.seats import INVITE_LENGTH
+from shutthebox.web.api.checks import RateLimits
+from shutthebox.web.play.seats import INVITE_LENGTH
+from shutthebox.web.solving.workers import SolverPool
 from shutthebox.web.storage import make_engine, upgrade
 from tests.webserver import database, first_legal
 
@@ -416,7 +416,7 @@ def test_players_are_listed_and_any_name_has_statistics(client: TestClient) -> N
     assert stats["solo"]["personal_best"] == min(stats["solo"]["scores"])
     assert sum(stats["optimal"].values()) == pytest.approx(1.0)
     # the statistics in words come with them, made by the server, not by the page
-    from shutthebox.web.stats import stats_words
+    from shutthebox.web.records.stats import stats_words
 
     words = stats["words"]
     assert words == stats_words({k: v for k, v in stats.items() if k != "words"})
@@ -492,7 +492,7 @@ def test_a_feed_lets_go_of_a_client_that_left_and_closes_once_the_game_is_over(
 
 def test_a_quiet_feed_sends_a_ping_and_then_the_next_move(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    from shutthebox.web import live
+    from shutthebox.web.live import feeds as live
 
     monkeypatch.setattr(live, "PING_SECONDS", 0.3)
     state = new_game(client, players=[{"name": "Ann"}])
@@ -512,7 +512,7 @@ def test_a_quiet_feed_sends_a_ping_and_then_the_next_move(
 
 def test_a_long_running_server_keeps_a_bounded_number_of_games_and_tokens_at_hand(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    from shutthebox.web import cache as module
+    from shutthebox.web.play import memory as module
 
     monkeypatch.setattr(module, "GAMES_IN_MEMORY", 3)
     monkeypatch.setattr(module, "HOLDERS_IN_MEMORY", 4)

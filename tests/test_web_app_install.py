@@ -134,7 +134,7 @@ def test_the_page_opens_from_the_cache_and_says_when_the_network_is_gone(
 
 
 def test_a_new_version_gets_a_new_cache() -> None:
-    from shutthebox.web.routes import pages
+    from shutthebox.web.api.routes import pages
 
     script = pages.service_worker().decode()
     assert "caches.delete" in script and "name !== CACHE" in script

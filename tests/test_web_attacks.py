@@ -28,8 +28,8 @@ from websockets.typing import Origin
 
 from shutthebox.rules import Rules
 from shutthebox.solver.cost import largest_limit
-from shutthebox.web.advice import SolverPool
-from shutthebox.web.work import SolverWork, TableDroppedError, TooMuchWorkError
+from shutthebox.web.solving.work import SolverWork, TableDroppedError, TooMuchWorkError
+from shutthebox.web.solving.workers import SolverPool
 from tests.webserver import Server, database, free_port
 
 

@@ -15,7 +15,7 @@ import httpx
 import uvicorn
 from websockets.sync.client import connect
 
-from shutthebox.web.connections import CONTINUE, HeadWithBody, HttpProtocol, WebSocketProtocol
+from shutthebox.web.api.connections import CONTINUE, HeadWithBody, HttpProtocol, WebSocketProtocol
 from tests.webserver import free_port
 
 CONNECTION_TYPES = ("HttpToolsProtocol", "HttpProtocol", "WebSocketsSansIOProtocol",

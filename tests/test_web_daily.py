@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from playwright.sync_api import Browser
 
-from shutthebox.web.daily import MAX_MOVES, box_of, replayed, today, turn_log
+from shutthebox.web.records.daily import MAX_MOVES, box_of, replayed, today, turn_log
 from tests.test_web_api import (  # noqa: F401  (fixtures)
     bearer,
     client,

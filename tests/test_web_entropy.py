@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from shutthebox.dice import roll_dice
-from shutthebox.web.entropy import SecureRandom
+from shutthebox.web.play.dice import SecureRandom
 
 
 def test_dice_are_fair() -> None:

@@ -154,7 +154,7 @@ def test_an_odd_language_is_answered_in_english_never_a_5xx(client: TestClient,
 
 def test_many_different_language_headers_stay_bounded(client: TestClient) -> None:
     """Headers read once each are kept in a bounded table: a flood of different ones."""
-    from shutthebox.web.languages import _negotiated
+    from shutthebox.web.api.languages import _negotiated
 
     state = rolled_game(client)
     path = f"/api/games/{state['id']}"

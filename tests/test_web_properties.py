@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from shutthebox.match import replay
 from shutthebox.rules import PRESETS
 from shutthebox.web import create_app
-from shutthebox.web.guard import RateLimits
+from shutthebox.web.api.checks import RateLimits
 from tests.webserver import database
 
 

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from shutthebox.table_talk import REACTIONS
-from shutthebox.web.reactions import BURST, RATE
+from shutthebox.web.social.reactions import BURST, RATE
 from tests.test_web_api import (
     bearer,
     client,
@@ -140,7 +140,7 @@ def test_a_finished_game_s_table_hears_reactions_and_the_rematch(client: TestCli
 
 def test_a_lingering_feed_closes_after_its_time(client: TestClient,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    from shutthebox.web import live
+    from shutthebox.web.live import feeds as live
 
     monkeypatch.setattr(live, "LINGER_SECONDS", 0.3)
     monkeypatch.setattr(live, "PING_SECONDS", 0.1)

@@ -13,8 +13,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from shutthebox.web import create_app
-from shutthebox.web.advice import SolverPool
-from shutthebox.web.guard import RateLimits
+from shutthebox.web.api.checks import RateLimits
+from shutthebox.web.solving.workers import SolverPool
 from shutthebox.web.storage import GAMES, SEATS, SERIES, make_engine
 from tests.test_web_api import (
     HOSTS,
@@ -240,7 +240,7 @@ def test_strangers_bad_tokens_and_watchers_cannot_play_again(client: TestClient)
 
 def test_a_series_holds_a_bounded_number_of_games(client: TestClient,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    from shutthebox.web import series
+    from shutthebox.web.play import series
 
     monkeypatch.setattr(series, "MAX_SERIES", 2)
     first = finished(client, players=[{"name": "Ann"}])

@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from websockets.sync.client import connect
 
 from shutthebox.web import create_app
-from shutthebox.web.guard import RateLimits
+from shutthebox.web.api.checks import RateLimits
 from tests.webserver import POSTGRES, Proxy, Server, database, first_legal, postgres_problem
 
 

@@ -18,8 +18,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError
 
 from shutthebox.rules import Rules
-from shutthebox.web.live import moved_on
-from shutthebox.web.service import GameService, SeatSpec
+from shutthebox.web.live.feeds import moved_on
+from shutthebox.web.play.service import GameService, SeatSpec
 from shutthebox.web.storage import SqliteWriter, make_engine
 
 

@@ -22,12 +22,12 @@ from fastapi.testclient import TestClient
 
 from shutthebox.rules import Rules
 from shutthebox.web import create_app
-from shutthebox.web.advice import SolverPool
-from shutthebox.web.guard import RateLimits
-from shutthebox.web.seats import SeatKind
-from shutthebox.web.service import GameService, NotYourTurnError, SeatSpec
+from shutthebox.web.api.checks import RateLimits
+from shutthebox.web.play.seats import SeatKind
+from shutthebox.web.play.service import GameService, NotYourTurnError, SeatSpec
+from shutthebox.web.play.table import MISSED_TURNS
+from shutthebox.web.solving.workers import SolverPool
 from shutthebox.web.storage import make_engine
-from shutthebox.web.table import MISSED_TURNS
 from tests.test_web_api import client, database_url, pool
 from tests.webserver import first_legal, two_servers_on_postgresql
 

@@ -13,8 +13,8 @@ import pytest
 
 from shutthebox.language import speaking
 from shutthebox.rules import Rules
-from shutthebox.web.seats import SeatKind
-from shutthebox.web.service import GameService, SeatSpec
+from shutthebox.web.play.seats import SeatKind
+from shutthebox.web.play.service import GameService, SeatSpec
 from shutthebox.web.storage import make_engine
 
 

@@ -509,7 +509,7 @@ def table_text(event: Event, names: Sequence[str]) -> str | None:
 
 def computer_move_text(reason: str, name: str) -> str:
     """A decision the computer made for a person, as the review says it (``reason``:
-    ``timeout`` or ``away``, :func:`shutthebox.web.table.computer_moves`).
+    ``timeout`` or ``away``, :func:`shutthebox.web.play.table.computer_moves`).
 
     >>> computer_move_text("timeout", "Bo")
     "Bo's time ran out: the computer played this"

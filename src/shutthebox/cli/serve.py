@@ -78,8 +78,8 @@ def serve_command(
     # The standard asyncio loop, not uvloop: under a saturating load uvloop leaves new
     # connections unanswered (a friend could not even open the page), where asyncio
     # answers them (the manual's architecture page gives the measurement).
-    # uvicorn's protocols, leaving no garbage per connection (shutthebox.web.connections).
-    from shutthebox.web.connections import HttpProtocol, WebSocketProtocol
+    # uvicorn's protocols, leaving no garbage per connection (shutthebox.web.api.connections).
+    from shutthebox.web.api.connections import HttpProtocol, WebSocketProtocol
 
     # uvicorn stops gracefully on SIGTERM (what `systemctl stop` and `docker stop` send),
     # then raises the signal again: under the signal's default action the process would die

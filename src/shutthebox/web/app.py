@@ -23,13 +23,7 @@ from fastapi.exceptions import RequestValidationError
 from sqlalchemy.engine import Engine
 
 from shutthebox.language import current_language, speaking
-from shutthebox.web import advice, reactions, series
-from shutthebox.web.advice import SolverPool
-from shutthebox.web.clock import ClockKeeper
-from shutthebox.web.computers import ComputerDriver
-from shutthebox.web.connections import configure as configure_connections
-from shutthebox.web.deps import blocking_for
-from shutthebox.web.guard import (
+from shutthebox.web.api.checks import (
     LOOPBACK_HOSTS,
     Guard,
     MissLimit,
@@ -38,20 +32,28 @@ from shutthebox.web.guard import (
     Scope,
     Send,
 )
-from shutthebox.web.lane import ActionLane
-from shutthebox.web.languages import request_language
-from shutthebox.web.live import LiveFeed, LiveHub
-from shutthebox.web.refusals import REFUSALS, REFUSED, malformed, refusal, refused
-from shutthebox.web.routes import actions, api_router, games, pages
-from shutthebox.web.service import GameService
+from shutthebox.web.api.connections import configure as configure_connections
+from shutthebox.web.api.deps import blocking_for
+from shutthebox.web.api.lane import ActionLane
+from shutthebox.web.api.languages import request_language
+from shutthebox.web.api.refusals import REFUSALS, REFUSED, malformed, refusal, refused
+from shutthebox.web.api.routes import actions, api_router, games, pages
+from shutthebox.web.live.feeds import LiveFeed, LiveHub
+from shutthebox.web.play import series
+from shutthebox.web.play.clock import ClockKeeper
+from shutthebox.web.play.computers import ComputerDriver
+from shutthebox.web.play.service import GameService
+from shutthebox.web.play.view import Batch
+from shutthebox.web.social import reactions
+from shutthebox.web.solving import workers as advice
+from shutthebox.web.solving.work import DEFAULT_BUDGET, SolverWork
+from shutthebox.web.solving.workers import SolverPool
 from shutthebox.web.storage import make_engine
-from shutthebox.web.view import Batch
-from shutthebox.web.work import DEFAULT_BUDGET, SolverWork
 
 
 class WebApp(FastAPI):
     """FastAPI with a front: the guard (hosts, rate limits, body limits, security headers)
-    and the action lane (see :mod:`shutthebox.web.lane`) take every request first, before
+    and the action lane (see :mod:`shutthebox.web.api.lane`) take every request first, before
     FastAPI's own layers (its error pages, telemetry check, body limit and routing, about a
     hundredth of a millisecond together), which a move or a live feed, the requests a server
     answers most, then skip. What the front passes on goes through them (:meth:`behind`)."""
@@ -92,10 +94,10 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     per seat token); ``pool`` the solver worker process for interactive work and
     ``background`` the one for match tables (each its own if None); ``solver_budget`` the
     seconds of solver time the server spends on one match table (see
-    :mod:`shutthebox.web.work`).
+    :mod:`shutthebox.web.solving.work`).
 
-    The routes (:mod:`shutthebox.web.routes`) find what they share in ``app.state``
-    (through :mod:`shutthebox.web.deps`); the fast lane is handed the same.
+    The routes (:mod:`shutthebox.web.api.routes`) find what they share in ``app.state``
+    (through :mod:`shutthebox.web.api.deps`); the fast lane is handed the same.
     """
     own_engine = engine is None
     engine = engine or make_engine(database_url)
@@ -168,7 +170,7 @@ def app_from_environment() -> FastAPI:
     generation is collected often, in short passes: a pass scans every young object alive
     (the games and connections in play), so rare passes are long pauses of every answer.
     The server leaves no cyclic garbage per move or connection
-    (:mod:`shutthebox.web.connections`), so the middle generation is collected rarely (its
+    (:mod:`shutthebox.web.api.connections`), so the middle generation is collected rarely (its
     passes scan all the objects of games in play). The manual's architecture page gives the
     pauses measured.
 

@@ -1,5 +1,5 @@
 """The bounds of what an action's request may carry, read by the routes' models and by the
-fast lane (:mod:`shutthebox.web.lane`) alike, so that both accept the same bodies."""
+fast lane (:mod:`shutthebox.web.api.lane`) alike, so that both accept the same bodies."""
 
 from __future__ import annotations
 

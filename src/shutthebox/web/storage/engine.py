@@ -14,7 +14,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.paths import data_dir
 
-MIGRATIONS = Path(__file__).parent.parent / "migrations"
+MIGRATIONS = Path(__file__).parent / "migrations"
 
 
 class StorageError(ShutTheBoxError):

@@ -337,7 +337,7 @@ class Announcer:
 
     def tell_table(self, game_id: str, kind: str, data: dict[str, Any]) -> None:
         """Announce something said at a table (from the event loop; see
-        :meth:`shutthebox.web.live.LiveHub.tell`)."""
+        :meth:`shutthebox.web.live.feeds.LiveHub.tell`)."""
         if len(self._table) < TABLE_QUEUE:      # (past it, let go: no part of any game)
             self._table.append((game_id, kind, data))
         if self._sending is None or self._sending.done():

@@ -1,0 +1,79 @@
+"""What the routes share, as FastAPI dependencies: the game service, the solver work, the
+invite misses, the way to run database work, the client's key and the seat tokens sent.
+:func:`shutthebox.web.app.create_app` builds them once and keeps them in ``app.state``; each
+dependency reads its own from there.
+
+The dependencies are coroutines: FastAPI runs a plain function's dependency in the thread
+pool, a hand-over these reads do not need.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any, Protocol, TypeVar
+
+from fastapi import Depends, Header, Request
+from sqlalchemy.engine import Engine
+from starlette.concurrency import run_in_threadpool
+
+from shutthebox.web.api.checks import MissLimit, client_key
+from shutthebox.web.play.seats import bearer_tokens
+from shutthebox.web.play.service import GameService
+from shutthebox.web.solving.work import SolverWork
+
+T = TypeVar("T")
+
+
+class Blocking(Protocol):
+    """Runs a call of the service's database work: ``await blocking(function, *arguments)``
+    answers ``function(*arguments)``."""
+
+    async def __call__(self, function: Callable[..., T], /, *arguments: Any) -> T: ...
+
+
+async def inline(function: Callable[..., T], /, *arguments: Any) -> T:
+    """``function(*arguments)`` on the event loop itself: on SQLite a request's database
+    work is shorter than the hand-over to a thread and back."""
+    return function(*arguments)
+
+
+async def in_thread_pool(function: Callable[..., T], /, *arguments: Any) -> T:
+    """``function(*arguments)`` in the thread pool: on a database over a network the event
+    loop must not wait for the answer."""
+    return await run_in_threadpool(function, *arguments)
+
+
+def blocking_for(engine: Engine) -> Blocking:
+    """How to run database work on ``engine``: :func:`inline` on SQLite, else
+    :func:`in_thread_pool`."""
+    return inline if engine.dialect.name == "sqlite" else in_thread_pool
+
+
+def _state(name: str) -> Any:
+    """The dependency on ``app.state.<name>``."""
+
+    async def read(request: Request) -> Any:
+        return getattr(request.app.state, name)
+
+    return Depends(read)
+
+
+async def get_client(request: Request) -> str:
+    """The client as limits count it (:func:`~shutthebox.web.api.checks.client_key`)."""
+    return client_key(request.scope)
+
+
+Authorization = Annotated[str | None, Header(description="Bearer <seat token>")]
+
+
+async def seat_tokens(authorization: Authorization = None) -> list[str]:
+    """The seat token of the ``Authorization: Bearer`` header, if any, as a list."""
+    return bearer_tokens(authorization)
+
+
+ServiceDep = Annotated[GameService, _state("service")]
+WorkDep = Annotated[SolverWork, _state("work")]
+MissesDep = Annotated[MissLimit, _state("misses")]
+BlockingDep = Annotated[Blocking, _state("blocking")]
+ClientKey = Annotated[str, Depends(get_client)]
+SeatTokens = Annotated[list[str], Depends(seat_tokens)]

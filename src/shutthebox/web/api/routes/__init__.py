@@ -1,0 +1,25 @@
+"""The API's routes, one router per area, and the page's (see
+:func:`shutthebox.web.app.create_app`, which includes them)."""
+
+from fastapi import APIRouter
+
+from shutthebox.web.api.routes import (
+    actions,
+    coaching,
+    daily,
+    games,
+    invites,
+    pages,
+    players,
+    reactions,
+    series,
+    table,
+    words,
+)
+
+api_router = APIRouter(prefix="/api")
+for area in (games, actions, invites, coaching, players, daily, reactions, series,
+             words, table):
+    api_router.include_router(area.router)
+
+__all__ = ["api_router", "pages"]

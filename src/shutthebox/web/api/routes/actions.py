@@ -1,0 +1,92 @@
+"""A player's actions: roll, choose the dice, shut tiles. The fast lane
+(:mod:`shutthebox.web.api.lane`) answers a well-formed action itself through :func:`perform`;
+these routes answer the rest (a body of another shape, which their models parse laxly or
+refuse with a 422), and describe the actions in the API's description."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+
+from shutthebox.web.api.deps import Blocking, BlockingDep, SeatTokens, ServiceDep
+from shutthebox.web.bounds import MAX_EVENT, MAX_KEY, MAX_SEAT, MAX_TILES
+from shutthebox.web.play.seats import bearer_tokens
+from shutthebox.web.play.service import GameService
+
+router = APIRouter()
+
+
+class Action(BaseModel):
+    event: int | None = Field(default=None, ge=0, le=MAX_EVENT, description="the game's event "
+                              "number the action was made against (needed without an "
+                              "Idempotency-Key)")
+    seat: int | None = Field(default=None, ge=0, le=MAX_SEAT,
+                             description="the seat acting (checked against the token)")
+
+
+class DiceChoice(Action):
+    dice: int = Field(ge=1, le=2)
+
+
+class Shut(Action):
+    tiles: list[int] = Field(min_length=1, max_length=MAX_TILES)
+
+
+async def perform(service: GameService, blocking: Blocking, game_id: str,
+                  authorization: str | None, kind: str, argument: Any, event: int | None,
+                  key: str | None, seat: int | None) -> str:
+    """The lane's action (see :data:`shutthebox.web.api.lane.Perform`): the new state as JSON.
+
+    :raises ShutTheBoxError: a refusal of :data:`~shutthebox.web.api.refusals.REFUSALS`.
+    """
+    tokens = bearer_tokens(authorization)
+    token = tokens[0] if tokens else None
+    if service.acts_on_event_loop:
+        answer = await service.act_async(game_id, token, kind, argument, event, key, seat)
+        if answer is not None:
+            return answer
+    return await blocking(service.act, game_id, token, kind, argument, event, key, seat)
+
+
+async def idempotency_key(idempotency_key: Annotated[str | None, Header(
+        alias="Idempotency-Key", max_length=MAX_KEY,
+        description="a fresh random id per action; the same key again answers the first "
+        "answer")] = None) -> str | None:
+    """The action's ``Idempotency-Key`` header. A dependency, like the seat token, not a
+    parameter of the routes: FastAPI describes a route's own parameters before its
+    dependencies', and the API's description lists this header after the token's."""
+    return idempotency_key
+
+
+IdempotencyKey = Annotated[str | None, Depends(idempotency_key)]
+
+
+async def act(service: GameService, blocking: Blocking, game_id: str, tokens: list[str],
+              kind: str, argument: Any, body: Action, key: str | None) -> Response:
+    answer = await blocking(service.act, game_id, tokens[0] if tokens else None, kind,
+                            argument, body.event, key, body.seat)
+    return Response(answer, media_type="application/json")
+
+
+@router.post("/games/{game_id}/roll")
+async def roll(game_id: str, body: Action, service: ServiceDep, blocking: BlockingDep,
+               tokens: SeatTokens, key: IdempotencyKey) -> Response:
+    """Roll the dice (the server rolls them)."""
+    return await act(service, blocking, game_id, tokens, "roll", None, body, key)
+
+
+@router.post("/games/{game_id}/dice")
+async def dice(game_id: str, body: DiceChoice, service: ServiceDep, blocking: BlockingDep,
+               tokens: SeatTokens, key: IdempotencyKey) -> Response:
+    """Choose one or two dice, and roll them."""
+    return await act(service, blocking, game_id, tokens, "dice", body.dice, body, key)
+
+
+@router.post("/games/{game_id}/shut")
+async def shut(game_id: str, body: Shut, service: ServiceDep, blocking: BlockingDep,
+               tokens: SeatTokens, key: IdempotencyKey) -> Response:
+    """Shut tiles for the current roll."""
+    return await act(service, blocking, game_id, tokens, "shut", body.tiles, body, key)

@@ -1,0 +1,79 @@
+"""Friends at the table: taking an open seat with its invite, what an invite is for, and its
+join link as a QR code. A client that asks about too many unknown invites waits (see
+:class:`~shutthebox.web.api.checks.MissLimit`)."""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
+
+from shutthebox.language import _
+from shutthebox.web.api.checks import MissLimit
+from shutthebox.web.api.deps import ClientKey, MissesDep, ServiceDep
+from shutthebox.web.play.seats import InviteNotFoundError, TooManyGuessesError
+
+T = TypeVar("T")
+
+router = APIRouter()
+
+
+class Join(BaseModel):
+    invite: str = Field(min_length=1, max_length=32)
+    name: str = Field(min_length=1, max_length=40)
+
+
+async def with_invite(misses: MissLimit, client: str, function: Callable[..., T],
+                      *arguments: Any) -> T:
+    """``function(*arguments)``, an invite's lookup, for a client that has not asked
+    about too many unknown invites (each unknown one counts: see
+    :data:`~shutthebox.web.api.checks.INVITE_MISSES`).
+
+    :raises TooManyGuessesError: the client must wait before it asks again.
+    :raises InviteNotFoundError: no such invite (counted against the client).
+    """
+    wait = misses.wait(client)
+    if wait:
+        raise TooManyGuessesError(_("too many unknown invites from here: wait {seconds} "
+                                    "s and check the code").format(seconds=math.ceil(wait)))
+    try:
+        return await run_in_threadpool(function, *arguments)
+    except InviteNotFoundError:
+        misses.missed(client)
+        raise
+
+
+@router.post("/games/{game_id}/join")
+async def join(game_id: str, body: Join, service: ServiceDep, misses: MissesDep,
+               client: ClientKey) -> dict[str, Any]:
+    """Take an open seat with its invite; the answer holds the seat's token, once."""
+    return await with_invite(misses, client, service.join, game_id, body.invite, body.name)
+
+
+@router.get("/invites/{code}")
+async def invite(code: str, service: ServiceDep, misses: MissesDep,
+                 client: ClientKey) -> dict[str, Any]:
+    """What an invite is for."""
+    return await with_invite(misses, client, service.invite, code[:32])
+
+
+@router.get("/invites/{code}/qr.svg", response_class=Response)
+async def invite_qr(code: str, request: Request, service: ServiceDep, misses: MissesDep,
+                    client: ClientKey) -> Response:
+    """The invite's join link as a QR code (SVG)."""
+    import segno
+
+    found = await with_invite(misses, client, service.invite, code[:32])
+    link = f"{str(request.base_url).rstrip('/')}/join/{found['code']}"
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="svg", scale=6, border=2, xmldecl=False,
+                                     title=_("Join link {link}").format(link=link))
+    return Response(out.getvalue(), media_type="image/svg+xml",
+                    headers={"Cache-Control": "private, max-age=3600",
+                             "Vary": "Cookie, Accept-Language"})
