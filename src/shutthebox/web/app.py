@@ -12,7 +12,6 @@ an old event number). Reading a game is open to anyone with its id. Errors are a
 from __future__ import annotations
 
 import asyncio
-import functools
 import gc
 import os
 from collections.abc import AsyncIterator
@@ -34,10 +33,9 @@ from shutthebox.web.api.checks import (
 )
 from shutthebox.web.api.connections import configure as configure_connections
 from shutthebox.web.api.deps import blocking_for
-from shutthebox.web.api.lane import ActionLane
 from shutthebox.web.api.languages import request_language
-from shutthebox.web.api.refusals import REFUSALS, REFUSED, malformed, refusal, refused
-from shutthebox.web.api.routes import actions, api_router, games, pages
+from shutthebox.web.api.refusals import REFUSALS, REFUSED, malformed, refused
+from shutthebox.web.api.routes import api_router, pages
 from shutthebox.web.live.feeds import LiveFeed, LiveHub
 from shutthebox.web.play import series
 from shutthebox.web.play.clock import ClockKeeper
@@ -53,10 +51,8 @@ from shutthebox.web.storage import make_engine
 
 class WebApp(FastAPI):
     """FastAPI with a front: the guard (hosts, rate limits, body limits, security headers)
-    and the action lane (see :mod:`shutthebox.web.api.lane`) take every request first, before
-    FastAPI's own layers (its error pages, telemetry check, body limit and routing, about a
-    hundredth of a millisecond together), which a move or a live feed, the requests a server
-    answers most, then skip. What the front passes on goes through them (:meth:`behind`)."""
+    takes every request first, and a refused request costs almost nothing; what it passes
+    on goes through FastAPI's own stack (:meth:`behind`)."""
 
     front: Guard | None = None
 
@@ -97,7 +93,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     :mod:`shutthebox.web.solving.work`).
 
     The routes (:mod:`shutthebox.web.api.routes`) find what they share in ``app.state``
-    (through :mod:`shutthebox.web.api.deps`); the fast lane is handed the same.
+    (through :mod:`shutthebox.web.api.deps`).
     """
     own_engine = engine is None
     engine = engine or make_engine(database_url)
@@ -129,7 +125,6 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         await driver.stop()
         await work.stop()
         await hub.stop()
-        await service.close_moves()
         service.close()
         if own_engine:
             engine.dispose()
@@ -153,11 +148,8 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     app.include_router(api_router)
     app.include_router(pages.router)
     pages.mount_files(app)
-    app.front = Guard(ActionLane(app.behind,
-                                 perform=functools.partial(actions.perform, service, blocking),
-                                 refusal=refusal, live=LiveFeed(service, hub, blocking),
-                                 start=functools.partial(games.start_fast, service, work,
-                                                         blocking)),
+    app.state.live = LiveFeed(service, hub, blocking)
+    app.front = Guard(app.behind,
                       allowed_hosts=allowed_hosts, limits=limits)
     return app
 

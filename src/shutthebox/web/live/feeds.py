@@ -357,8 +357,7 @@ class LiveFeed:
         since = min(int(since_text), MAX_EVENT)
         linger = query.get("table") == ["1"]
         try:
-            state = await self.service.state_async(game_id, since) \
-                or await self.blocking(self.service.state, game_id, since)
+            state = await self.blocking(self.service.state, game_id, since)
         except GameNotFoundError as exc:
             await _refuse(send, NO_GAME_CLOSE, str(exc))
             return
@@ -477,38 +476,27 @@ class LiveFeed:
             if over:
                 continue
             batch = hub.batch_after(game_id, sent)   # as this process stored it, if it did
+            stored = batch
             if batch is not None and batch.language != language:
-                batch = batch.spoken.get(language) or self._spoken(game_id, batch, sent)
+                batch = batch.spoken.get(language)
             if batch is None:
                 known = hub.known_count(game_id)
                 if known is not None and known <= sent:
                     continue            # nothing this watcher has not had
-                # Behind by more than a batch: from memory when this process has the game
-                # as far as anyone has told it (a busy server must not start reading the
-                # database for its watchers), else from the database.
-                found = service.state_in_memory(game_id, sent, known)
+                # Another language's batch, or behind by more than a batch: the game read
+                # as every reader reads it (from memory when it is up to date).
                 try:
-                    if found is None:
-                        found = await service.state_async(game_id, sent) \
-                            or await self.blocking(service.state, game_id, sent)
+                    found = await self.blocking(service.state, game_id, sent)
                 except DBAPIError:
                     return DATABASE_AWAY_CLOSE, "the database is not answering"
                 if found["event_count"] <= sent:
                     continue
                 batch = Batch.of(found)
+                if stored is not None and stored.count == batch.count:
+                    stored.spoken[language] = batch     # (for the language's other watchers)
             await text(batch.message)
             sent, over = batch.count, batch.over
         return GAME_OVER_CLOSE, "the game is over"
-
-    def _spoken(self, game_id: str, batch: Batch, sent: int) -> Batch | None:
-        """The batch in the current language, made from the game in memory and kept with
-        the batch for the other watchers of the language; None when the game in memory is
-        not at hand (the watcher then reads the state as one behind does)."""
-        found = self.service.state_in_memory(game_id, sent, batch.count)
-        if found is None or found["event_count"] < batch.count:
-            return None
-        spoken = batch.spoken[current_language()] = Batch.of(found)
-        return spoken
 
 
 class _QuietTimer:

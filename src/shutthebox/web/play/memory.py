@@ -10,6 +10,7 @@ would grow without end, and so would the garbage collector's pauses.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,6 +33,8 @@ from shutthebox.web.play.table import TableState, merge, table_of
 from shutthebox.web.storage import GAMES, SEATS, event_count, load_events
 
 GAMES_IN_MEMORY = 20_000
+"""Games a process keeps in memory: the least recently played go first (a game being played
+stays; one let go is read from the database again if asked for)."""
 HOLDERS_IN_MEMORY = 100_000
 """Seat tokens whose game and seat a process keeps at hand (the oldest go first; a token
 not at hand is looked up in the database)."""
@@ -138,17 +141,14 @@ def read_game(db: Connection, game_id: str) -> LoadedGame:
 
 
 class GameCache:
-    """Games in memory by id (at most :data:`GAMES_IN_MEMORY`), a lock per game, and the
-    (game, seat) of seat tokens by their hash (at most :data:`HOLDERS_IN_MEMORY`); the
-    longest kept go first."""
+    """Games in memory by id (at most :data:`GAMES_IN_MEMORY`, the least recently used go
+    first), a lock per game, and the (game, seat) of seat tokens by their hash (at most
+    :data:`HOLDERS_IN_MEMORY`, likewise)."""
 
     def __init__(self) -> None:
-        self.games: dict[str, LoadedGame] = {}
-        self.holders: dict[str, tuple[str, int]] = {}
+        self.games: OrderedDict[str, LoadedGame] = OrderedDict()
+        self.holders: OrderedDict[str, tuple[str, int]] = OrderedDict()
         self.locks: dict[str, threading.RLock] = {}
-        self.storing: set[str] = set()
-        """Games whose move is being stored from the event loop: in memory, each is ahead
-        of the database until its statement answers."""
         self._guard = threading.Lock()
 
     def lock(self, game_id: str) -> threading.RLock:
@@ -156,21 +156,21 @@ class GameCache:
         with self._guard:
             return self.locks.setdefault(game_id, threading.RLock())
 
-    def load(self, db: Connection, game_id: str) -> LoadedGame:
+    def load(self, db: Connection, game_id: str, for_update: bool = False) -> LoadedGame:
         """The game: from memory if it is up to date with the database (one small query),
-        else rebuilt from the stored log.
+        else rebuilt from the stored log. ``for_update``: its row locked until the
+        transaction ends (see :func:`~shutthebox.web.storage.event_count`).
 
         :raises GameNotFoundError: no game has this id.
         """
-        count = event_count(db, game_id)
+        count = event_count(db, game_id, for_update)
         if count is None:
             raise GameNotFoundError(_("no game {game_id!r}: check the link").format(
                                       game_id=game_id))
         cached = self.games.get(game_id)
         if cached is not None and cached.count == count:
+            self._used(self.games, game_id)
             return cached
-        if cached is not None and cached.count > count and game_id in self.storing:
-            return read_game(db, game_id)   # as stored; the one in memory is kept
         if cached is not None and cached.match is not None and cached.count < count:
             with self.lock(game_id):        # another process moved it on: the new events
                 try:
@@ -194,7 +194,9 @@ class GameCache:
 
     def remember(self, game_id: str, loaded: LoadedGame) -> None:
         """Keep the game in memory (games being played: finished games are let go)."""
-        for oldest in _keep(self.games, game_id, loaded, GAMES_IN_MEMORY):
+        with self._guard:
+            gone = _keep(self.games, game_id, loaded, GAMES_IN_MEMORY)
+        for oldest in gone:
             # Its lock too (a thread that holds it still stores safely: a store checks
             # the game's event number in the database).
             self.locks.pop(oldest, None)
@@ -208,20 +210,34 @@ class GameCache:
 
     def forget_game(self, loaded: LoadedGame) -> None:
         """Let this game go, whatever id it is kept under."""
-        self.games = {k: v for k, v in self.games.items() if v is not loaded}
+        for game_id in [k for k, v in self.games.items() if v is loaded]:
+            del self.games[game_id]
+
+    def holder(self, hashed: str) -> tuple[str, int] | None:
+        """The (game, seat) of a token's hash, if at hand."""
+        found = self.holders.get(hashed)
+        if found is not None:
+            self._used(self.holders, hashed)
+        return found
+
+    def _used(self, kept: OrderedDict[str, Any], key: str) -> None:
+        with self._guard:
+            if key in kept:
+                kept.move_to_end(key)
 
     def know(self, hashed: str, holder: tuple[str, int]) -> None:
         """Keep a token's (game, seat) at hand by the token's hash."""
-        _keep(self.holders, hashed, holder, HOLDERS_IN_MEMORY)
+        with self._guard:
+            _keep(self.holders, hashed, holder, HOLDERS_IN_MEMORY)
 
 
-def _keep(kept: dict[str, Any], key: str, value: Any, most: int) -> list[str]:
-    """Put ``key`` in ``kept``, which holds at most ``most`` (the first put go first);
-    answer the keys let go."""
+def _keep(kept: OrderedDict[str, Any], key: str, value: Any, most: int) -> list[str]:
+    """Put ``key`` in ``kept`` as the most recently used; ``kept`` holds at most ``most``
+    (the least recently used go first); answer the keys let go."""
     kept[key] = value
+    kept.move_to_end(key)
     gone = []
     while len(kept) > most:
-        oldest = next(iter(kept))
-        del kept[oldest]
+        oldest, _value = kept.popitem(last=False)
         gone.append(oldest)
     return gone

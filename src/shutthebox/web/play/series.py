@@ -27,12 +27,14 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import _
 from shutthebox.rules import Rules
 from shutthebox.table_talk import ledger_text, next_game_text, rematch_text, tally_text
 from shutthebox.web.codec import dumps
+from shutthebox.web.play.creating import SeatSpec, new_game
 from shutthebox.web.play.memory import GameNotFoundError, LoadedGame, read_game, waiting_for
 from shutthebox.web.play.seats import Seat, SeatKind, SeatTakenError, token_hash
-from shutthebox.web.play.service import GameService, SeatSpec
+from shutthebox.web.play.service import GameService
 from shutthebox.web.play.table import TableState
 from shutthebox.web.storage import (
     GAMES,
@@ -96,14 +98,14 @@ class Series:
         service = self.service
         seats = [service.seat_of(game_id, [token]) for token in tokens] or \
             [service.seat_of(game_id, [])]
-        with service.cache.lock(game_id):
+        with service.changes.memory.lock(game_id):
             found = self._next(game_id)
             created = False
             if found is None:
                 found, created = self._create(game_id, seats[0])
         new_id, number, name = found
         claimed: dict[str, str] = {}
-        with service._transaction() as db:
+        with service.changes.transaction() as db:
             old = self._players(db, game_id)
             new = self._players(db, new_id)
             for seat, token in zip(seats, tokens, strict=True):
@@ -127,7 +129,7 @@ class Series:
         answer another process's if it stored one first (False)."""
         service = self.service
         try:
-            with service._transaction() as db:
+            with service.changes.transaction() as db:
                 found = db.execute(select(SERIES.c.game_id, SERIES.c.number,
                                           SERIES.c.started_by)
                                    .where(SERIES.c.previous == game_id)).first()
@@ -140,15 +142,15 @@ class Series:
                 raise
             return theirs, False
         game, loaded, number, name = made
-        service._created(game, loaded, {}, {})
+        service.changes.created(game, loaded, {})
         return (game.game_id, number, name), True
 
     def _store(self, db: Connection, game_id: str, seat: int) -> tuple[Any, Any, int, str]:
-        loaded = self.service.cache.load(db, game_id)
+        loaded = self.service.changes.memory.load(db, game_id)
         match = loaded.match
-        if match is None or not match.is_over:
-            raise RematchError("this game is not over yet: play it to the end, then play "
-                               "again")
+        if match is None or not (match.is_over or loaded.table.ended):
+            raise RematchError(_("this game is not over yet: play it to the end, then play "
+                                 "again"))
         row = db.execute(select(SERIES).where(SERIES.c.game_id == game_id)).first()
         count = len(loaded.seats)
         if row is None:
@@ -158,17 +160,17 @@ class Series:
         else:
             series_id, number, players = row.series_id, row.number, list(row.players)
         if number >= MAX_SERIES:
-            raise RematchError(f"this series has {number} games, the most one series holds: "
-                               "start a new game")
+            raise RematchError(_("this series has {number} games, the most one series "
+                                 "holds: start a new game").format(number=number))
         order = [(j + 1) % count for j in range(count)]     # who sat second now starts
         specs = [SeatSpec(old.name, SeatKind.COMPUTER if old.kind is SeatKind.COMPUTER
                           else SeatKind.HERE, old.computer)
                  for old in (loaded.seats[i] for i in order)]
         config = loaded.config
         name = loaded.seats[seat].name
-        game, new, _tokens, _invites = self.service._new_game(
-            Rules.from_dict(config["rules"]), str(config["format"]),
-            int(config.get("stake", 0)), specs, loaded.pace)
+        made = new_game(Rules.from_dict(config["rules"]), str(config["format"]),
+                        int(config.get("stake", 0)), specs, loaded.pace)
+        game, new = made.game, made.loaded
         self._same_table(loaded, new, game, order)
         game.waiting = waiting_for(new)
         store_new_game(db, game)
@@ -218,7 +220,8 @@ class Series:
             SEATS.c.computer.is_(None)).values(token_hash=hashed))
         if taken.rowcount != 1 and db.scalar(select(SEATS.c.token_hash).where(
                 SEATS.c.game_id == game_id, SEATS.c.seat == seat)) != hashed:
-            raise SeatTakenError(f"seat {seat} of the next game is held by another token")
+            raise SeatTakenError(_("seat {seat} of the next game is held by another "
+                                   "token").format(seat=seat))
         return token
 
     def tally(self, game_id: str) -> dict[str, Any]:
@@ -229,7 +232,8 @@ class Series:
         """
         with self.service.engine.connect() as db:
             if event_count(db, game_id) is None:
-                raise GameNotFoundError(f"no game {game_id!r}: check the link")
+                raise GameNotFoundError(_("no game {game_id!r}: check the link").format(
+                                          game_id=game_id))
             row = db.execute(select(SERIES).where(SERIES.c.game_id == game_id)).first()
             after = db.execute(select(SERIES.c.game_id, SERIES.c.number).where(
                 SERIES.c.previous == game_id)).first()

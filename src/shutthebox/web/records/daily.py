@@ -38,9 +38,9 @@ from shutthebox.narration import rules_text, tell
 from shutthebox.strategies import format_move
 from shutthebox.tiles import mask_of, tiles_of
 from shutthebox.turn import Phase
+from shutthebox.web.play.results import game_results
 from shutthebox.web.play.seats import Seat, SeatKind, SeatTakenError
 from shutthebox.web.play.view import pending_view
-from shutthebox.web.records.stats import game_results
 from shutthebox.web.solving.review import chart_words
 from shutthebox.web.storage import RESULTS, NewGame, record_results, store_new_game
 

@@ -12,7 +12,6 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
 from shutthebox.language import _
-from shutthebox.match import Match
 from shutthebox.rules import Rules
 from shutthebox.web.play.memory import GameNotFoundError, read_game
 from shutthebox.web.storage import RESULTS
@@ -156,24 +155,6 @@ def stats_words(record: dict[str, Any]) -> dict[str, Any]:
             score=score, percent=f"{optimal.get(score, 0.0) * 100:.2f}")
             for score in {*scores, *optimal}}}
     return {"rows": rows, "solo": solo, "chart": chart}
-
-
-def game_results(match: Match) -> list[dict[str, Any]]:
-    """Each player's result of the finished ``match``, as
-    :func:`~shutthebox.web.storage.record_results` stores them (a battle has none)."""
-    if match.config.format.kind.value == "battle":
-        return []
-    scores: dict[int, list[int]] = {seat: [] for seat in range(len(match.players))}
-    shut_boxes = dict.fromkeys(scores, 0)
-    for item in match.events:
-        if item["type"] == "turn-end":
-            scores[item["seat"]].append(item["score"])
-            shut_boxes[item["seat"]] += int(item["shut_box"])
-    rules, fmt = match.rules.to_dict(), str(match.config.format)
-    return [{"seat": seat, "player": name, "rules": rules, "format": fmt,
-             "won": 1 / len(match.winners) if seat in match.winners else 0.0,
-             "scores": scores[seat], "shut_boxes": shut_boxes[seat]}
-            for seat, name in enumerate(match.players)]
 
 
 def finished_players(engine: Engine) -> list[dict[str, Any]]:

@@ -15,14 +15,12 @@ import math
 import time
 from typing import Any
 
-from sqlalchemy import select
-
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import _
 from shutthebox.table_talk import REACTIONS, reaction_emoji, reaction_text
 from shutthebox.web.api.checks import Buckets
 from shutthebox.web.codec import dumps
 from shutthebox.web.play.service import GameService
-from shutthebox.web.storage import SEATS
 
 RATE = 1.0
 """Reactions a seat may send a second, on average."""
@@ -66,22 +64,16 @@ class Reactions:
         """
         seat = self.service.seat_of(game_id, [token] if token else [])
         if reaction not in REACTIONS:
-            raise UnknownReactionError(f"no reaction {reaction[:40]!r}: one of "
-                                       f"{', '.join(REACTIONS)}")
+            raise UnknownReactionError(_("no reaction {reaction!r}: one of {reactions}").format(
+                                       reaction=reaction[:40], reactions=", ".join(REACTIONS)))
         wait = self._buckets.take(f"{game_id}/{seat}", time.monotonic())
         if wait:
-            raise TooManyReactionsError(
-                f"too many reactions: one a second at most (try again in "
-                f"{math.ceil(wait)} s)")
+            raise TooManyReactionsError(_(
+                "too many reactions: one a second at most (try again in {seconds} s)").format(
+                seconds=math.ceil(wait)))
         return {"seat": seat, "reaction": reaction, "name": self._name(game_id, seat),
                 "sent": time.time()}
 
     def _name(self, game_id: str, seat: int) -> str:
-        """The seat's player name: from the game in memory, else the database."""
-        loaded = self.service.cache.games.get(game_id)
-        if loaded is not None and seat < len(loaded.seats):
-            return loaded.seats[seat].name
-        with self.service.engine.connect() as db:
-            name = db.scalar(select(SEATS.c.name).where(SEATS.c.game_id == game_id,
-                                                        SEATS.c.seat == seat))
-        return str(name)
+        """The seat's player name."""
+        return self.service.changes.read(game_id).seats[seat].name

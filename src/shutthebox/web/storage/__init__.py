@@ -3,10 +3,11 @@ requests, on SQLite (a file in the data folder) by default or PostgreSQL by URL.
 
 One concept a module: :mod:`~shutthebox.web.storage.schema` (the tables),
 :mod:`~shutthebox.web.storage.engine` (a database by URL, its migrations and errors),
-:mod:`~shutthebox.web.storage.sqlite` (SQLite's one writer and its checkpoints),
-:mod:`~shutthebox.web.storage.queries` (the statements both databases share, a move's
-among them), :mod:`~shutthebox.web.storage.postgresql` (PostgreSQL's path for a move, on
-the event loop). The names the rest of the server uses are here.
+:mod:`~shutthebox.web.storage.queries` (the statements, the same on both databases),
+and an adapter per database for what differs: :mod:`~shutthebox.web.storage.sqlite`
+(SQLite's one writing connection and its checkpoints) and
+:mod:`~shutthebox.web.storage.postgresql` (the announcements to the other server
+processes). The names the rest of the server uses are here.
 """
 
 from shutthebox.web.storage.engine import (
@@ -21,7 +22,6 @@ from shutthebox.web.storage.engine import (
 from shutthebox.web.storage.postgresql import (
     NOTIFY_CHANNEL,
     Announcer,
-    AsyncWriter,
     News,
     heard,
     heard_table,
@@ -37,6 +37,7 @@ from shutthebox.web.storage.queries import (
     record_results,
     store_move,
     store_new_game,
+    stored_answer,
 )
 from shutthebox.web.storage.schema import ANSWERS, EVENTS, GAMES, RESULTS, SEATS, SERIES
 from shutthebox.web.storage.sqlite import Checkpointer, SqliteWriter
@@ -44,9 +45,9 @@ from shutthebox.web.storage.sqlite import Checkpointer, SqliteWriter
 __all__ = [
     "ANSWERS", "EVENTS", "GAMES", "NOTIFY_CHANNEL", "RESULTS", "SEATS", "SERIES",
     "Announcer",
-    "AsyncWriter", "Checkpointer", "Move", "NewGame", "News", "SqliteWriter", "StorageError",
+    "Checkpointer", "Move", "NewGame", "News", "SqliteWriter", "StorageError",
     "append_events", "create_game", "default_url", "driver_error", "event_count", "heard",
     "heard_table",
     "is_postgresql", "load_events", "make_engine", "now", "record_results", "safe_url",
-    "store_move", "store_new_game", "upgrade",
+    "store_move", "store_new_game", "stored_answer", "upgrade",
 ]

@@ -17,6 +17,13 @@ from shutthebox.paths import data_dir
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
+POOL_SIZE = 10
+"""Database connections a server process holds at most (besides, on PostgreSQL, one that
+listens for the other processes' news and one that sends this one's)."""
+POOL_WAIT = 30.0
+"""Seconds a request waits for a free connection of the pool before it fails (503)."""
+
+
 class StorageError(ShutTheBoxError):
     """A database that cannot be used."""
 
@@ -41,25 +48,26 @@ def is_postgresql(engine: Engine) -> bool:
     return engine.dialect.name == "postgresql"
 
 
-def make_engine(url: str | None = None, migrate: bool = True) -> Engine:
+def make_engine(url: str | None = None, migrate: bool = True,
+                pool_size: int = POOL_SIZE) -> Engine:
     """An engine for the URL (the default SQLite file if None), its schema migrated to the
-    newest version."""
+    newest version, with at most ``pool_size`` connections open."""
     url = url or default_url()
     try:
         parsed = make_url(url)
         if parsed.drivername in ("postgresql", "postgres"):
             parsed = parsed.set(drivername="postgresql+psycopg")
         sqlite = parsed.get_backend_name() == "sqlite"
-        # As many connections kept as the thread pool has threads (40), and a few more for
-        # the event loop and the live listener, so that nothing waits for a connection and
-        # none is opened and closed again per request (a pool of 8 with 40 more "overflow"
-        # connections, closed when given back, had PostgreSQL start a backend for most
-        # moves under load). No ping before each use (a round trip of the five of a move):
-        # a connection found dead fails its request (503) and has the pool drop every
-        # connection made before it, so the next request connects afresh.
+        # One bounded pool a process: at most ``pool_size`` connections, never more
+        # ("overflow" none), so that the processes a host runs fit the database's
+        # max_connections (the manual's deploying page says how to size it). A request
+        # finding every connection in use waits for one (up to ``POOL_WAIT`` seconds)
+        # rather than being refused. No ping before each use: a connection found dead
+        # fails its request (503) and has the pool drop every connection made before it,
+        # so the next request connects afresh.
         engine = create_engine(
             parsed, connect_args={"check_same_thread": False} if sqlite else {},
-            pool_size=44, max_overflow=20)
+            pool_size=pool_size, max_overflow=0, pool_timeout=POOL_WAIT)
     except (ArgumentError, NoSuchModuleError, ImportError) as error:
         raise StorageError(f"cannot use the database URL {safe_url(url)!r}: "
                            f"{_scrub(str(error), url)}") from None

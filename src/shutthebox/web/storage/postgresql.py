@@ -1,59 +1,35 @@
-"""PostgreSQL's path for a move: its one statement (:meth:`HotSql.moving
-<shutthebox.web.storage.queries.HotSql.moving>`) run on the event loop through psycopg's
-asyncio driver, on connections that commit each statement as it ends; and the
-announcements that tell the other server processes of each stored batch, sent after it
-is committed.
+"""PostgreSQL's announcements: they tell the other server processes of each stored batch
+of a game's events, sent after its commit (and of what was said at a table), through
+``NOTIFY`` on :data:`NOTIFY_CHANNEL`; every process ``LISTEN``s
+(:mod:`shutthebox.web.live.feeds`).
 
-A move through the thread pool handed each request to a thread and back, and its threads
-took turns at the interpreter while each waited for its three round trips (``BEGIN``, the
-statement, ``COMMIT``). Here the event loop sends the statement and serves other requests
-until PostgreSQL answers; the answer comes once the transaction is committed (and, with
-``synchronous_commit`` on, written to disk), so nothing is acknowledged before it is
-stored. Moves in flight at once each have a connection of their own, so that PostgreSQL
-writes their commits to disk together.
-
-That takes the announcement (``NOTIFY``) out of the move's transaction: a notifying
-transaction holds a lock of the whole database from just before its commit until the
-commit is on disk, so moves that each announced themselves were committed one at a time,
-each waiting for the disk syncs of those before it. :class:`Announcer` sends them after
-the commits, many batches a statement, in transactions that write nothing to disk. A
-process that dies between a commit and its announcement leaves the other processes'
-watchers of that game a move behind until the next.
+An announcement is sent outside the move's transaction: a notifying transaction holds a
+lock of the whole database from just before its commit until the commit is on disk, so
+moves that each announced themselves would be committed one at a time. :class:`Announcer`
+sends them after the commits, many batches a statement, in transactions that write nothing
+to disk. A process that dies between a commit and its announcement leaves the other
+processes' watchers of that game a move behind until the next.
 """
 
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import logging
 import os
 import uuid
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import DBAPIError
 
 from shutthebox.web.codec import dumps, loads
-from shutthebox.web.storage.queries import Move, NewGame, hot_sql_for
 
 log = logging.getLogger(__name__)
 
-CONNECTIONS = 32
-"""Connections of a process's asyncio writer (opened as moves in flight at once need them;
-beyond this, or beyond what the database's ``max_connections`` leaves, they wait for one).
-A move holds its connection until the event loop takes its answer, after the commit's disk
-sync, which PostgreSQL makes once for all the commits waiting: the more moves in flight,
-the more a sync carries."""
 NOTIFY_CHANNEL = "shutthebox_events"
 """The PostgreSQL channel on which stored batches of events are announced (payload: a JSON
 object, the process that stored them and each batch's :class:`News`; see
 :func:`announcements` and :func:`heard`)."""
-EVENTS_SINCE = (
-    "SELECT games.event_count, (SELECT json_agg(events.data ORDER BY events.position) "
-    "FROM events WHERE events.game_id = games.id AND events.position >= %(since)s) "
-    "FROM games WHERE games.id = %(id)s")
-"""A game's event count and its events from the ``since``-th on (texts in a JSON array)."""
 PAYLOAD_BYTES = 7_000
 """The most an announcement holds (PostgreSQL takes up to 8,000 bytes)."""
 TABLE_QUEUE = 1_000
@@ -172,137 +148,6 @@ def heard(payload: str) -> list[News]:
                 for game_id, until, since, over, message in found["n"]]
     except (ValueError, KeyError, TypeError):
         return []
-
-
-class AsyncWriter:
-    """Runs statements on PostgreSQL from the event loop, each committed as it ends.
-
-    Connections are opened when first needed (at most ``connections``) and kept; one that
-    fails is closed, and the next statement opens another, so that a database that went
-    away and came back is used again without a restart. One found cut (a restart of the
-    database, say) has the idle ones closed too: they were made before it. Errors are
-    SQLAlchemy's, as the rest of the server knows them
-    (:class:`~sqlalchemy.exc.DBAPIError`: 503, its :class:`~sqlalchemy.exc.IntegrityError`:
-    an answer's key stored first).
-    """
-
-    def __init__(self, engine: Engine, connections: int = CONNECTIONS) -> None:
-        self.url = engine.url.set(drivername="postgresql").render_as_string(
-            hide_password=False)
-        self.sql = hot_sql_for(engine.dialect.name)
-        self.connections = connections
-        self._limit = connections
-        self._open = 0
-        self._idle: list[Any] = []
-        self._waiting: collections.deque[asyncio.Future[None]] = collections.deque()
-
-    async def store(self, move: Move) -> bool:
-        """Store the move in a transaction of its own; False (nothing written) if the game
-        no longer has ``move.start`` events.
-
-        :raises ValueError: a move that is not one statement (see :meth:`HotSql.moving`).
-        :raises sqlalchemy.exc.IntegrityError: the answer's key was stored first.
-        :raises sqlalchemy.exc.DBAPIError: the database is not answering.
-        """
-        one = self.sql.moving(move)
-        if one is None:
-            raise ValueError(f"the move of game {move.game_id!r} at event {move.start} is "
-                             "not one statement")
-        found = await self.fetch_one(*one)
-        return found is not None and found[0] == len(move.events)
-
-    async def create(self, game: NewGame) -> None:
-        """Store a new game in a transaction of its own.
-
-        :raises sqlalchemy.exc.DBAPIError: the database is not answering, or the game's id
-            or a seat's token or invite is taken (:class:`~sqlalchemy.exc.IntegrityError`).
-        """
-        one = self.sql.creating(game)
-        assert one is not None          # (a writer of PostgreSQL)
-        await self.fetch_one(*one)
-
-    async def events_since(self, game_id: str, since: int
-                           ) -> tuple[int, list[dict[str, Any]]] | None:
-        """The number of stored events of the game and its events from the ``since``-th on,
-        in one query; None if there is no such game.
-
-        :raises sqlalchemy.exc.DBAPIError: the database is not answering.
-        """
-        found = await self.fetch_one(EVENTS_SINCE, {"id": game_id, "since": since})
-        if found is None:
-            return None
-        return int(found[0]), [loads(data) for data in found[1] or []]
-
-    async def fetch_one(self, statement: str, params: dict[str, Any]) -> tuple[Any, ...] | None:
-        """The first row the statement answers (None: no row), committed.
-
-        :raises sqlalchemy.exc.DBAPIError: the driver's error, as SQLAlchemy's.
-        """
-        import psycopg
-
-        connection = None
-        try:
-            connection = await self._take()
-            cursor = await connection.execute(statement, params)
-            row = await cursor.fetchone()
-        except BaseException as error:
-            if connection is not None:
-                if connection.broken:       # the server went away: so did the others
-                    await self.close()
-                await self._drop(connection)
-            if isinstance(error, psycopg.Error):
-                raise cast(DBAPIError, DBAPIError.instance(
-                    statement, params, error, psycopg.Error)) from None
-            raise
-        self._idle.append(connection)
-        self._wake_one()
-        return cast(tuple[Any, ...] | None, row)
-
-    async def _take(self) -> Any:
-        """An idle connection, a new one while there are fewer than the limit, else the
-        next one given back. A database that refuses another connection (its
-        ``max_connections`` reached) while this writer has some sets the limit to those."""
-        import psycopg
-
-        while True:
-            if self._idle:
-                return self._idle.pop()
-            if self._open < self._limit:
-                self._open += 1
-                try:
-                    return await psycopg.AsyncConnection.connect(
-                        self.url, autocommit=True, prepare_threshold=0)
-                except psycopg.OperationalError:
-                    self._open -= 1
-                    if self._open == 0:
-                        raise
-                    self._limit = self._open
-            waiter = asyncio.get_running_loop().create_future()
-            self._waiting.append(waiter)
-            await waiter
-
-    async def _drop(self, connection: Any) -> None:
-        """Close a connection that failed, or whose statement was cancelled (its state is
-        not known); another may be opened in its place."""
-        self._open -= 1
-        if self._open == 0:
-            self._limit = self.connections
-        self._wake_one()
-        await _discard(connection)
-
-    def _wake_one(self) -> None:
-        while self._waiting:
-            waiter = self._waiting.popleft()
-            if not waiter.done():
-                waiter.set_result(None)
-                return
-
-    async def close(self) -> None:
-        """Close the idle connections."""
-        idle, self._idle = self._idle, []
-        self._open -= len(idle)
-        for connection in idle:
-            await _discard(connection)
 
 
 async def _discard(connection: Any) -> None:

@@ -3,11 +3,10 @@ and the thread that checkpoints its write-ahead log."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -110,8 +109,6 @@ class SqliteWriter:
         self._turn = threading.Lock()
         self.checkpoints = Checkpointer(engine, turn=self._turn,
                                         restart_frames=restart_frames)
-        self._batch: list[tuple[asyncio.Future[None], Callable[[], None]]] | None = None
-        self._batch_thread = 0
         self._open()
 
     def _open(self) -> None:
@@ -127,10 +124,9 @@ class SqliteWriter:
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
-        """A write transaction: committed at the end, rolled back on an error (after the
-        batch this thread has open, committed first)."""
-        if self._batch is not None and self._batch_thread == threading.get_ident():
-            self.commit_batch()
+        """A write transaction: committed at the end, rolled back on an error. The
+        transactions of this process's threads take their turns here, so that only
+        another process is ever waited for in ``BEGIN IMMEDIATE``."""
         with self._turn:
             if self.connection.closed:      # closed, and used again (an app started twice)
                 self._open()
@@ -151,105 +147,6 @@ class SqliteWriter:
             finally:
                 self.connection.commit()
 
-    def in_batch(self, write: Callable[[Connection], bool], done: Callable[[], None]
-                 ) -> asyncio.Future[None] | None:
-        """Write a move into the batch of the event loop's turn (opened by its first move,
-        committed by :meth:`commit_batch` once the loop's callbacks of this turn have run):
-        ``write`` in a savepoint of its own, kept when it answers True, undone when it
-        answers False (None then) or raises. The future is done when the batch is
-        committed, after ``done`` (the move's news) is called; it holds the error if the
-        commit fails. The moves that arrive together are committed together, one
-        ``BEGIN``/``COMMIT`` for all, and none is answered before it.
-
-        :raises sqlalchemy.exc.DBAPIError: the database refused the write (its savepoint
-            undone; the rest of the batch stands).
-        """
-        loop = asyncio.get_running_loop()
-        if self._batch is None:
-            return self._first_in_batch(loop, write, done)
-        raw = self._raw
-        raw.execute("SAVEPOINT move")
-        try:
-            kept = write(self.connection)
-        except BaseException:
-            raw.execute("ROLLBACK TO move")
-            raw.execute("RELEASE move")
-            raise
-        if not kept:
-            raw.execute("ROLLBACK TO move")
-            raw.execute("RELEASE move")
-            return None
-        raw.execute("RELEASE move")
-        committed: asyncio.Future[None] = loop.create_future()
-        self._batch.append((committed, done))
-        return committed
-
-    def _first_in_batch(self, loop: asyncio.AbstractEventLoop,
-                        write: Callable[[Connection], bool], done: Callable[[], None]
-                        ) -> asyncio.Future[None] | None:
-        """Open the batch with its first move: no savepoint, the transaction being the
-        move's own until another joins it. When the event loop has nothing else waiting
-        to run (asyncio's queue of ready callbacks is empty), no move can join it this
-        turn: it is committed at once, and the answer waits for no turn of the loop."""
-        self._turn.acquire()
-        try:
-            if self.connection.closed:
-                self._open()
-            self._begin()
-            try:
-                kept = write(self.connection)
-            except BaseException:
-                self._raw.execute("ROLLBACK")
-                self.connection.rollback()
-                raise
-            if not kept:
-                self._raw.execute("ROLLBACK")
-                self.connection.rollback()
-                self._turn.release()
-                return None
-        except BaseException:
-            if self._turn.locked():
-                self._turn.release()
-            raise
-        committed: asyncio.Future[None] = loop.create_future()
-        self._batch = [(committed, done)]
-        self._batch_thread = threading.get_ident()
-        if getattr(loop, "_ready", True):   # other callbacks waiting: moves may join
-            loop.call_soon(self.commit_batch)
-        else:                               # nothing else to run: commit it now, alone
-            self.commit_batch()
-        return committed
-
-    def commit_batch(self) -> None:
-        """Commit the open batch (if any), then tell each of its moves' news and answer its
-        future (each the commit's error if it failed)."""
-        batch = self._batch
-        if batch is None:
-            return
-        self._batch = None
-        error: Exception | None = None
-        try:
-            self._raw.execute("COMMIT")
-        except self._errors as failed:
-            if self._raw.in_transaction:
-                self._raw.execute("ROLLBACK")
-            error = driver_error(self.connection, "COMMIT", None, failed)
-        finally:
-            self.connection.commit()
-            self._turn.release()
-        for committed, done in batch:
-            if error is None:
-                try:
-                    done()
-                except Exception:       # (the move is stored: its answer still goes)
-                    log.exception("telling watchers of a stored move failed")
-            if committed.done():        # (its request was cancelled: the client left)
-                continue
-            if error is not None:
-                committed.set_exception(error)
-            else:
-                committed.set_result(None)
-
     def _begin(self) -> None:
         delay, deadline = 0.0002, time.monotonic() + self.wait
         while True:
@@ -265,9 +162,7 @@ class SqliteWriter:
 
     def close(self) -> None:
         """Close the connection (not given back to the pool: its settings are this writer's),
-        after a last checkpoint (and the open batch's commit)."""
-        if self._batch is not None and self._batch_thread == threading.get_ident():
-            self.commit_batch()
+        after a last checkpoint."""
         with self._turn:
             if not self.connection.closed:
                 self.connection.invalidate()

@@ -9,6 +9,7 @@ from shutthebox.web.api.routes import (
     daily,
     games,
     invites,
+    live,
     pages,
     players,
     reactions,
@@ -18,7 +19,7 @@ from shutthebox.web.api.routes import (
 )
 
 api_router = APIRouter(prefix="/api")
-for area in (games, actions, invites, coaching, players, daily, reactions, series,
+for area in (games, actions, live, invites, coaching, players, daily, reactions, series,
              words, table):
     api_router.include_router(area.router)
 

@@ -1,7 +1,5 @@
-"""A player's actions: roll, choose the dice, shut tiles. The fast lane
-(:mod:`shutthebox.web.api.lane`) answers a well-formed action itself through :func:`perform`;
-these routes answer the rest (a body of another shape, which their models parse laxly or
-refuse with a 422), and describe the actions in the API's description."""
+"""A player's actions: roll, choose the dice, shut tiles (each stored by
+:func:`shutthebox.web.play.moves.act` before it is answered)."""
 
 from __future__ import annotations
 
@@ -13,7 +11,6 @@ from pydantic import BaseModel, Field
 
 from shutthebox.web.api.deps import Blocking, BlockingDep, SeatTokens, ServiceDep
 from shutthebox.web.bounds import MAX_EVENT, MAX_KEY, MAX_SEAT, MAX_TILES
-from shutthebox.web.play.seats import bearer_tokens
 from shutthebox.web.play.service import GameService
 
 router = APIRouter()
@@ -33,22 +30,6 @@ class DiceChoice(Action):
 
 class Shut(Action):
     tiles: list[int] = Field(min_length=1, max_length=MAX_TILES)
-
-
-async def perform(service: GameService, blocking: Blocking, game_id: str,
-                  authorization: str | None, kind: str, argument: Any, event: int | None,
-                  key: str | None, seat: int | None) -> str:
-    """The lane's action (see :data:`shutthebox.web.api.lane.Perform`): the new state as JSON.
-
-    :raises ShutTheBoxError: a refusal of :data:`~shutthebox.web.api.refusals.REFUSALS`.
-    """
-    tokens = bearer_tokens(authorization)
-    token = tokens[0] if tokens else None
-    if service.acts_on_event_loop:
-        answer = await service.act_async(game_id, token, kind, argument, event, key, seat)
-        if answer is not None:
-            return answer
-    return await blocking(service.act, game_id, token, kind, argument, event, key, seat)
 
 
 async def idempotency_key(idempotency_key: Annotated[str | None, Header(

@@ -1,5 +1,5 @@
 """Making a game and reading it: the rule presets, the computers' strengths, a new game (the
-fast lane's too: :func:`start_fast`), the games a client's tokens hold and a game's state."""
+the games a client's tokens hold and a game's state."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from shutthebox.errors import ShutTheBoxError
@@ -27,7 +27,6 @@ from shutthebox.web.api.deps import (
     WorkDep,
 )
 from shutthebox.web.bounds import MAX_EVENT, MAX_SEATS
-from shutthebox.web.codec import dumps
 from shutthebox.web.play.seats import SeatKind, bearer_tokens
 from shutthebox.web.play.service import GameService, SeatSpec
 from shutthebox.web.play.table import MAX_CLOCK
@@ -96,27 +95,10 @@ async def start(service: GameService, work: SolverWork, blocking: Blocking, body
     if table is not None:       # reserved first: a client's second table is refused uncreated
         work.reserve_table(rules, table, client)
     stake = _stake(body.stake)
-    state = await service.create_async(rules, fmt, stake, seats, body.pace, body.clock)
-    if state is None:
-        state = await blocking(service.create, rules, fmt, stake, seats, body.pace,
-                               body.clock)
+    state = await blocking(service.create, rules, fmt, stake, seats, body.pace, body.clock)
     if table is not None:
         work.request_table(rules, table, state["id"])
     return state
-
-
-async def start_fast(service: GameService, work: SolverWork, blocking: Blocking, body: bytes,
-                     client: str) -> str | None:
-    """A new game for the action lane: its answer as JSON, or None for a body that the
-    model refuses (the route says why, 422).
-
-    :raises ShutTheBoxError: as :func:`start` does.
-    """
-    try:
-        found = NewGame.model_validate_json(body)
-    except ValidationError:
-        return None
-    return dumps(await start(service, work, blocking, found, client))
 
 
 @router.get("/presets")

@@ -1,0 +1,210 @@
+"""The one way to change a stored game: :meth:`GameChanges.changing`, a unit of work.
+
+Every change to a game (a player's move, a friend's joining, the computer's step, a clock
+running out, the host's table actions, a rematch's seats) is made inside it::
+
+    with changes.changing(game_id) as change:
+        ...                     # change.loaded, the game as stored, is changed here
+    # stored and committed here; the game's watchers are told after the commit
+
+It takes the game's lock in this process (one change at a time per game), opens a
+transaction, reads the game (from memory when it is as far on as the database; on
+PostgreSQL its row is locked too, so another server process changing the same game
+waits), lets the caller change it, stores the new events and what changed of the game's
+row, commits, and only then publishes the batch to the live feeds and the other processes.
+An error anywhere leaves nothing stored and the game out of memory (it is read again from
+the database next time), so the game in memory is never ahead of what is stored.
+
+One way to read a game (:meth:`GameChanges.read`) and one way to create one
+(:meth:`GameChanges.create`) sit beside it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.engine import Connection, Engine
+
+from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import _
+from shutthebox.web.play.memory import GameCache, LoadedGame, waiting_for
+from shutthebox.web.play.results import game_results
+from shutthebox.web.play.seats import token_hash
+from shutthebox.web.play.view import Batch, game_view
+from shutthebox.web.storage import SEATS, Move, NewGame, SqliteWriter, now, store_move
+from shutthebox.web.storage import store_new_game as store_game
+
+Publish = Callable[[str, str, Batch | None], None]
+"""Told after a commit that stored events: (game id, who acts next, the batch stored, when
+it is at hand)."""
+
+
+class GameChangedError(ShutTheBoxError):
+    """Another server process stored events of the game first (409: load it again)."""
+
+
+@dataclass
+class Change:
+    """A change to one game in the making (see :meth:`GameChanges.changing`): the game as
+    read, its event count before, and what storing it writes besides its new events."""
+
+    game_id: str
+    db: Connection
+    loaded: LoadedGame
+    before: int
+    fields: dict[str, Any] = field(default_factory=dict)
+    """Columns of the game's row to set with the change (its config, say)."""
+    answer: tuple[int, str, str] | None = None
+    """The answer to an Idempotency-Key (seat, key, body), stored with the change."""
+    batch: Batch | None = None
+    """What the live feeds are sent (made from the game if the change does not say)."""
+    touch: bool = False
+    """Store the game's row even if no event was added (its clock's deadline, say)."""
+
+    @property
+    def changed(self) -> bool:
+        return self.loaded.count != self.before or bool(self.fields) or self.touch
+
+
+class GameChanges:
+    """Reads, creates and changes a server process's stored games, each change one unit
+    of work (:meth:`changing`), told to ``publish`` after its commit."""
+
+    def __init__(self, engine: Engine, publish: Publish | None = None) -> None:
+        self.engine = engine
+        self.publish: Publish = publish or (lambda game_id, waiting, batch: None)
+        self.memory = GameCache()
+        self.dice = random.SystemRandom()
+        """The server's dice: the operating system's secure source."""
+        self._writer = SqliteWriter(engine) if engine.dialect.name == "sqlite" else None
+        """On SQLite, which takes one writer at a time, this process writes through one
+        connection of its own, its transactions taken in turn."""
+
+    def close(self) -> None:
+        """Give back the writing connection (after a last checkpoint)."""
+        if self._writer is not None:
+            self._writer.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """One write transaction, committed at the end (rolled back on an error)."""
+        if self._writer is None:
+            with self.engine.begin() as connection:
+                yield connection
+            return
+        with self._writer.transaction() as connection:
+            yield connection
+
+    @contextmanager
+    def changing(self, game_id: str) -> Iterator[Change]:
+        """The unit of work of a change to the game (see the module's description).
+
+        :raises GameNotFoundError: no game has this id.
+        :raises GameChangedError: another server process stored events of the game first.
+        :raises sqlalchemy.exc.DBAPIError: the database is not answering.
+        """
+        with self.memory.lock(game_id):
+            change: Change | None = None
+            try:
+                with self.transaction() as db:
+                    loaded = self.memory.load(db, game_id, for_update=True)
+                    change = Change(game_id, db, loaded, loaded.count)
+                    yield change
+                    if change.changed:
+                        self._store(change)
+            except ShutTheBoxError:
+                if change is not None and change.loaded.count != change.before:
+                    self.memory.forget(game_id)     # ahead of the database
+                raise                               # (a refusal leaves the game as it was)
+            except BaseException:
+                self.memory.forget(game_id)         # perhaps ahead of the database
+                raise
+            if not change.changed:
+                return
+            waiting = loaded.stored[1] if loaded.stored else waiting_for(loaded)
+            if loaded.stored and loaded.stored[0] == "over":
+                self.memory.forget(game_id, lock=True)
+        batch = change.batch or Batch.of(game_view(game_id, loaded, change.before, []))
+        self.publish(game_id, waiting, batch)
+
+    def read(self, game_id: str) -> LoadedGame:
+        """The game as stored (from memory when it is up to date): the one way to read a
+        game. Not while a change to it is being made in this process.
+
+        :raises GameNotFoundError: no game has this id.
+        """
+        with self.memory.lock(game_id), self.engine.connect() as db:
+            return self.memory.load(db, game_id)
+
+    def create(self, game: NewGame, loaded: LoadedGame, tokens: dict[int, str]) -> None:
+        """Store a new game, keep it in memory and its seats' tokens at hand, and tell.
+
+        :raises sqlalchemy.exc.IntegrityError: a game of that id, or a token or invite, is
+            stored already.
+        """
+        with self.transaction() as db:
+            store_game(db, game)
+        self.created(game, loaded, tokens)
+
+    def created(self, game: NewGame, loaded: LoadedGame, tokens: dict[int, str]) -> None:
+        """A new game is stored (by :meth:`create`, or with a rematch's series): keep it in
+        memory and its seats' tokens at hand, and tell."""
+        loaded.stored = (game.status, game.waiting)
+        self.memory.remember(game.game_id, loaded)
+        for seat, token in tokens.items():
+            self.memory.know(token_hash(token), (game.game_id, seat))
+        self.publish(game.game_id, waiting_for(loaded), None)
+
+    def holder(self, token: str) -> tuple[str, int] | None:
+        """The (game, seat) a token holds, or None."""
+        hashed = token_hash(token)
+        holder = self.memory.holder(hashed)
+        if holder is None:
+            with self.engine.connect() as db:
+                row = db.execute(select(SEATS.c.game_id, SEATS.c.seat)
+                                 .where(SEATS.c.token_hash == hashed)).first()
+            if row is None:
+                return None
+            holder = (row.game_id, row.seat)
+            self.memory.know(hashed, holder)
+        return holder
+
+    def _store(self, change: Change) -> None:
+        """Store the change's new events and what changed of the game's row (its status
+        and who it waits for only when they change; its results when it is over).
+
+        :raises GameChangedError: another process stored events of the game first.
+        """
+        loaded = change.loaded
+        match = loaded.match
+        over = match is not None and (match.is_over or loaded.table.ended)
+        status = "waiting" if match is None else "over" if over else "playing"
+        stored = (status, waiting_for(loaded))
+        fields = dict(change.fields)
+        if loaded.table.clock is not None:
+            fields["deadline"] = start_clock(loaded)
+        if stored != loaded.stored or fields:
+            fields = {"status": status, "waiting_for": stored[1], **fields}
+        results = game_results(match) if match is not None and match.is_over else []
+        move = Move(change.game_id, change.before, loaded.log(change.before), fields,
+                    change.answer, results)
+        if not store_move(change.db, move):
+            raise GameChangedError(_("the game changed while this request was made: load "
+                                     "it again and retry"))
+        loaded.stored = stored
+
+
+def start_clock(loaded: LoadedGame) -> datetime | None:
+    """Start the turn clock of the decision the game waits for now (None: no clock runs);
+    answer its deadline."""
+    table = loaded.table
+    assert table.clock is not None
+    table.deadline = now() + timedelta(seconds=table.clock) \
+        if table.clock_runs(waiting_for(loaded)) else None
+    return table.deadline
