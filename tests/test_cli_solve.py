@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from shutthebox.cli import app
-from shutthebox.match import GameFormat, Match, MatchConfig, play_out, replay_decisions
+from shutthebox.match import GameFormat, Match, MatchConfig, play_out, replay_decisions, save_match
 from shutthebox.players.simple import RandomStrategy
 from shutthebox.rules import OneDie, Rules, preset
 from shutthebox.solver import solve
@@ -112,7 +112,7 @@ def logged_game(tmp_path: Path, rules: Rules) -> Path:
                      1: make_strategy("optimal", rules, random.Random(0)),
                      2: make_strategy("highest-first", rules, random.Random(0))},
              random.Random(11))
-    return match.save(tmp_path / "game.json")
+    return save_match(match, tmp_path / "game.json")
 
 
 def test_review_costs_are_the_solver_s_losses(tmp_path: Path) -> None:

@@ -18,3 +18,38 @@ def test_no_module_imports_from_a_layer_above_its_own() -> None:
          "--no-cache", "--no-logo"],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+MAX_MODULE_LINES = 600
+MAX_CLASS_LINES = 300
+
+
+def test_no_module_or_class_grows_past_what_a_reader_takes_in() -> None:
+    import ast
+
+    too_long = []
+    for path in sorted((ROOT / "src" / "shutthebox").rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(ROOT / "src").as_posix()
+        if text.count("\n") > MAX_MODULE_LINES:
+            too_long.append(f"{name}: {text.count(chr(10))} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+                length = node.end_lineno - node.lineno + 1
+                if length > MAX_CLASS_LINES:
+                    too_long.append(f"{name}: class {node.name}, {length} lines")
+    assert too_long == []
+
+
+def test_no_module_of_the_package_imports_itself_through_others() -> None:
+    """No import cycle anywhere in the package (module to module, imports inside functions
+    counted): a cycle is two concepts that cannot be read, changed or tested apart."""
+    import grimp
+
+    graph = grimp.build_graph("shutthebox")
+    cycles = set()
+    for module in graph.modules:
+        for imported in graph.find_modules_directly_imported_by(module):
+            if graph.chain_exists(importer=imported, imported=module):
+                cycles.add(" <-> ".join(sorted((module, imported))))
+    assert sorted(cycles) == []

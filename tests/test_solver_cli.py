@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from shutthebox.coach import review
-from shutthebox.match import GameFormat, Match, MatchConfig, play_out
+from shutthebox.match import GameFormat, Match, MatchConfig, play_out, save_match
 from shutthebox.players.simple import FewestTilesStrategy
 from shutthebox.rules import Rules
 from shutthebox.strategies import make_strategy
@@ -79,7 +79,7 @@ def saved_game(tmp_path: Path) -> Path:
     match = Match(MatchConfig(rules, GameFormat.parse("single"), ("Ann", "Bot")))
     play_out(match, {0: FewestTilesStrategy(),
                      1: make_strategy("optimal", rules, random.Random(0))}, random.Random(3))
-    return match.save(tmp_path / "game.json")
+    return save_match(match, tmp_path / "game.json")
 
 
 def test_review_shows_every_decision_and_the_cost(tmp_path: Path) -> None:

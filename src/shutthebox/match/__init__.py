@@ -32,6 +32,7 @@ from shutthebox.match.core import (
     Pending,
     PendingKind,
     play_out,
+    save_match,
 )
 from shutthebox.match.log import (
     INPUT_EVENTS,
@@ -77,4 +78,5 @@ __all__ = [
     "read_log_text",
     "replay",
     "replay_decisions",
+    "save_match",
 ]

@@ -463,21 +463,20 @@ class Match:
             self._position = 1 - self._position
             self._start_battle_roll()
 
-    # --- the log -----------------------------------------------------------------------
-
     def to_log(self, seed: int | None = None) -> dict[str, Any]:
         """The whole game as JSON-ready data: the config, the events, and the seed if known."""
         return {"version": LOG_VERSION, "seed": seed, **self.config.to_dict(),
                 "events": [dict(e) for e in self.events]}
 
-    def save(self, path: Path, seed: int | None = None) -> Path:
-        """Write the log as JSON (the folder is created).
 
-        :raises OSError: the file cannot be written.
-        """
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(self.to_log(seed), indent=1))
-        return path
+def save_match(match: Match, path: Path, seed: int | None = None) -> Path:
+    """Write the match's log as JSON (the folder is created).
+
+    :raises OSError: the file cannot be written.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(match.to_log(seed), indent=1))
+    return path
 
 
 def play_out(match: Match, players: Mapping[int, Strategy], rng: random.Random,

@@ -41,8 +41,24 @@ from shutthebox.web.storage import SEATS, Move, NewGame, SqliteWriter, now, stor
 from shutthebox.web.storage import store_new_game as store_game
 
 Publish = Callable[[str, str, Batch | None], None]
-"""Told after a commit that stored events: (game id, who acts next, the batch stored, when
-it is at hand)."""
+"""A listener of :class:`News`, told after a commit that stored events: (game id, who acts
+next, the batch stored, when it is at hand)."""
+
+
+class News:
+    """The stored changes of games, told after their commits to whoever listens (the live
+    feeds, the computer driver): they listen here, so that nothing in this layer calls up
+    into theirs."""
+
+    def __init__(self) -> None:
+        self._listeners: list[Publish] = []
+
+    def subscribe(self, listener: Publish) -> None:
+        self._listeners.append(listener)
+
+    def publish(self, game_id: str, waiting: str, batch: Batch | None) -> None:
+        for listener in self._listeners:
+            listener(game_id, waiting, batch)
 
 
 class GameChangedError(ShutTheBoxError):
@@ -74,11 +90,11 @@ class Change:
 
 class GameChanges:
     """Reads, creates and changes a server process's stored games, each change one unit
-    of work (:meth:`changing`), told to ``publish`` after its commit."""
+    of work (:meth:`changing`), each published on :attr:`news` after its commit."""
 
-    def __init__(self, engine: Engine, publish: Publish | None = None) -> None:
+    def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.publish: Publish = publish or (lambda game_id, waiting, batch: None)
+        self.news = News()
         self.memory = GameCache()
         self.dice = random.SystemRandom()
         """The server's dice: the operating system's secure source."""
@@ -131,7 +147,7 @@ class GameChanges:
             if loaded.stored and loaded.stored[0] == "over":
                 self.memory.forget(game_id, lock=True)
         batch = change.batch or Batch.of(game_view(game_id, loaded, change.before, []))
-        self.publish(game_id, waiting, batch)
+        self.news.publish(game_id, waiting, batch)
 
     def read(self, game_id: str) -> LoadedGame:
         """The game as stored (from memory when it is up to date): the one way to read a
@@ -159,7 +175,7 @@ class GameChanges:
         self.memory.remember(game.game_id, loaded)
         for seat, token in tokens.items():
             self.memory.know(token_hash(token), (game.game_id, seat))
-        self.publish(game.game_id, waiting_for(loaded), None)
+        self.news.publish(game.game_id, waiting_for(loaded), None)
 
     def holder(self, token: str) -> tuple[str, int] | None:
         """The (game, seat) a token holds, or None."""

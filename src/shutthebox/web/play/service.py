@@ -44,7 +44,9 @@ class GameService:
 
     def __init__(self, engine: Engine, notify: Publish | None = None) -> None:
         self.engine = engine
-        self.changes = GameChanges(engine, notify)
+        self.changes = GameChanges(engine)
+        if notify is not None:
+            self.changes.news.subscribe(notify)
 
     @property
     def cache(self) -> GameCache:
