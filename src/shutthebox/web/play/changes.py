@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -35,9 +35,9 @@ from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import _
 from shutthebox.web.play.memory import GameCache, LoadedGame, waiting_for
 from shutthebox.web.play.results import game_results
-from shutthebox.web.play.seats import token_hash
+from shutthebox.web.play.seats import ForbiddenError, UnauthorizedError, token_hash
 from shutthebox.web.play.view import Batch, game_view
-from shutthebox.web.storage import SEATS, Move, NewGame, SqliteWriter, now, store_move
+from shutthebox.web.storage import SEATS, Move, NewGame, now, store_for, store_move
 from shutthebox.web.storage import store_new_game as store_game
 
 Publish = Callable[[str, str, Batch | None], None]
@@ -98,24 +98,16 @@ class GameChanges:
         self.memory = GameCache()
         self.dice = random.SystemRandom()
         """The server's dice: the operating system's secure source."""
-        self._writer = SqliteWriter(engine) if engine.dialect.name == "sqlite" else None
-        """On SQLite, which takes one writer at a time, this process writes through one
-        connection of its own, its transactions taken in turn."""
+        self.store = store_for(engine)
 
     def close(self) -> None:
-        """Give back the writing connection (after a last checkpoint)."""
-        if self._writer is not None:
-            self._writer.close()
+        """Give back what the store holds of the database (SQLite's writing connection,
+        after a last checkpoint)."""
+        self.store.close()
 
-    @contextmanager
-    def transaction(self) -> Iterator[Connection]:
+    def transaction(self) -> AbstractContextManager[Connection]:
         """One write transaction, committed at the end (rolled back on an error)."""
-        if self._writer is None:
-            with self.engine.begin() as connection:
-                yield connection
-            return
-        with self._writer.transaction() as connection:
-            yield connection
+        return self.store.transaction()
 
     @contextmanager
     def changing(self, game_id: str) -> Iterator[Change]:
@@ -190,6 +182,24 @@ class GameChanges:
             holder = (row.game_id, row.seat)
             self.memory.know(hashed, holder)
         return holder
+
+    def seat_of(self, game_id: str, tokens: list[str]) -> int:
+        """The seat of this game that one of the tokens holds.
+
+        :raises UnauthorizedError: no token, or one that holds no seat (401).
+        :raises ForbiddenError: a token of another game's seat (403).
+        """
+        if not tokens:
+            raise UnauthorizedError(_("send a seat token of this game (Authorization: "
+                                      "Bearer <token>)"))
+        holders = [self.holder(t) for t in tokens]
+        for holder in holders:
+            if holder is not None and holder[0] == game_id:
+                return holder[1]
+        if any(holders):
+            raise ForbiddenError(_("this token holds a seat in another game, not this "
+                                   "one"))
+        raise UnauthorizedError(_("unknown seat token: it holds no seat"))
 
     def _store(self, change: Change) -> None:
         """Store the change's new events and what changed of the game's row (its status

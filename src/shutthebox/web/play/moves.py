@@ -32,24 +32,33 @@ class StaleError(ShutTheBoxError):
     """An action with neither an event number nor an Idempotency-Key (400)."""
 
 
-def act(changes: GameChanges, game_id: str, seat: int, kind: str, argument: Any,
-        event: int | None, key: str | None) -> str:
-    """Apply seat ``seat``'s action (``roll``, ``dice`` with a count, ``shut`` with tiles)
-    and store it; answer the new state as JSON (or, for a repeated Idempotency-Key, the
-    first answer).
+def act(changes: GameChanges, game_id: str, token: str | None, kind: str, argument: Any,
+        event: int | None, key: str | None, seat: int | None = None) -> str:
+    """Apply the action (``roll``, ``dice`` with a count, ``shut`` with tiles) of the seat
+    ``token`` holds (``seat``, if sent, must be it) and store it; answer the new state as
+    JSON (or, for a repeated Idempotency-Key, the first answer).
 
+    :raises UnauthorizedError: no token, or an unknown one (401).
+    :raises ForbiddenError: a token of another game or another seat (403).
     :raises StaleError: neither ``event`` nor ``key`` (400).
     :raises NotYourTurnError: not this seat's turn, not this action, or an old ``event``
         (409).
     :raises ShutTheBoxError: an action the match refuses, such as tiles that cannot be
         shut (400).
     """
+    if not token:
+        raise UnauthorizedError(_("send your seat's token (Authorization: Bearer "
+                                  "<token>)"))
+    mine = changes.seat_of(game_id, [token])
+    if seat is not None and seat != mine:
+        raise ForbiddenError(_("this token holds seat {mine}, not seat {seat}").format(
+                               mine=mine, seat=seat))
     if key is None and event is None:
         raise StaleError(_("send the event number the action was made against "
                            "(\"event\") or an Idempotency-Key header"))
     with changes.changing(game_id) as change:
         if key is not None:
-            first = stored_answer(change.db, game_id, seat, key)
+            first = stored_answer(change.db, game_id, mine, key)
             if first is not None:
                 return first
         loaded, before = change.loaded, change.before
@@ -57,28 +66,13 @@ def act(changes: GameChanges, game_id: str, seat: int, kind: str, argument: Any,
             raise NotYourTurnError(_("the game has moved on: it is at event {before}, the "
                                      "action was made at event {event}; load it again")
                                    .format(before=before, event=event))
-        apply_action(loaded, seat, kind, argument, changes.dice)
+        apply_action(loaded, mine, kind, argument, changes.dice)
         members, state = view_members(game_id, loaded, before)
-        body = f'{{{members}, "you": [{seat}]}}'
+        body = f'{{{members}, "you": [{mine}]}}'
         change.batch = Batch.of(state, members)
         if key is not None:
-            change.answer = (seat, key, body)
+            change.answer = (mine, key, body)
     return body
-
-
-def check_seat(mine: int, seat: int | None) -> None:
-    """:raises ForbiddenError: the request names a seat the token does not hold (403)."""
-    if seat is not None and seat != mine:
-        raise ForbiddenError(_("this token holds seat {mine}, not seat {seat}").format(
-                               mine=mine, seat=seat))
-
-
-def require_token(token: str | None) -> str:
-    """:raises UnauthorizedError: no token sent (401)."""
-    if not token:
-        raise UnauthorizedError(_("send your seat's token (Authorization: Bearer "
-                                  "<token>)"))
-    return token
 
 
 def apply_action(loaded: LoadedGame, seat: int, kind: str, argument: Any,

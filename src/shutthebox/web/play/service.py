@@ -30,7 +30,7 @@ from shutthebox.web.play.changes import GameChanges, Publish
 from shutthebox.web.play.creating import SeatSpec
 from shutthebox.web.play.memory import GameCache, LoadedGame
 from shutthebox.web.play.moves import NotYourTurnError, StaleError
-from shutthebox.web.play.seats import ForbiddenError, UnauthorizedError, token_hash
+from shutthebox.web.play.seats import token_hash
 from shutthebox.web.play.server_steps import ServerStep
 from shutthebox.web.play.table import computer_moves
 from shutthebox.web.play.view import game_view
@@ -132,22 +132,9 @@ class GameService:
                  "seats": sorted(held[r.id])} for r in rows]
 
     def seat_of(self, game_id: str, tokens: list[str]) -> int:
-        """The seat of this game that one of the tokens holds.
-
-        :raises UnauthorizedError: no token, or one that holds no seat (401).
-        :raises ForbiddenError: a token of another game's seat (403).
-        """
-        if not tokens:
-            raise UnauthorizedError(_("send a seat token of this game (Authorization: "
-                                      "Bearer <token>)"))
-        holders = [self.changes.holder(t) for t in tokens]
-        for holder in holders:
-            if holder is not None and holder[0] == game_id:
-                return holder[1]
-        if any(holders):
-            raise ForbiddenError(_("this token holds a seat in another game, not this "
-                                   "one"))
-        raise UnauthorizedError(_("unknown seat token: it holds no seat"))
+        """The seat of this game that one of the tokens holds (see
+        :meth:`~shutthebox.web.play.changes.GameChanges.seat_of`)."""
+        return self.changes.seat_of(game_id, tokens)
 
     def match_log(self, game_id: str) -> dict[str, Any]:
         """The match's log (for the solver worker); refused while seats are open."""
@@ -169,9 +156,7 @@ class GameService:
             event: int | None, key: str | None, seat: int | None = None) -> str:
         """Apply a player's action (see :func:`shutthebox.web.play.moves.act`) by the
         holder of ``token``; answer the new state as JSON."""
-        mine = self.seat_of(game_id, [moves.require_token(token)])
-        moves.check_seat(mine, seat)
-        return moves.act(self.changes, game_id, mine, kind, argument, event, key)
+        return moves.act(self.changes, game_id, token, kind, argument, event, key, seat)
 
     def table_action(self, game_id: str, token: str | None, action: str,
                      seat: int | None = None) -> dict[str, Any]:

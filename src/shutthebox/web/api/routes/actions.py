@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from shutthebox.web.api.deps import Blocking, BlockingDep, SeatTokens, ServiceDep
 from shutthebox.web.bounds import MAX_EVENT, MAX_KEY, MAX_SEAT, MAX_TILES
+from shutthebox.web.play import moves
 from shutthebox.web.play.service import GameService
 
 router = APIRouter()
@@ -47,8 +48,8 @@ IdempotencyKey = Annotated[str | None, Depends(idempotency_key)]
 
 async def act(service: GameService, blocking: Blocking, game_id: str, tokens: list[str],
               kind: str, argument: Any, body: Action, key: str | None) -> Response:
-    answer = await blocking(service.act, game_id, tokens[0] if tokens else None, kind,
-                            argument, body.event, key, body.seat)
+    answer = await blocking(moves.act, service.changes, game_id, tokens[0] if tokens else None,
+                            kind, argument, body.event, key, body.seat)
     return Response(answer, media_type="application/json")
 
 
