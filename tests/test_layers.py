@@ -18,3 +18,18 @@ def test_no_module_imports_from_a_layer_above_its_own() -> None:
          "--no-cache", "--no-logo"],
         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
     assert run.returncode == 0, run.stdout + run.stderr
+
+
+def test_no_module_imports_one_that_imports_it_back() -> None:
+    """No import cycle anywhere in the package, between modules of one layer too (where the
+    contract allows siblings to import each other): grimp's graph, import-linter's own."""
+    import grimp
+
+    graph = grimp.build_graph("shutthebox", cache_dir=None)
+    cycles = []
+    for module in sorted(graph.modules):
+        for imported in sorted(graph.find_modules_directly_imported_by(module)):
+            back = graph.find_shortest_chain(importer=imported, imported=module)
+            if back is not None:
+                cycles.append(" -> ".join((module, *back)))
+    assert not cycles, "\n".join(cycles)
