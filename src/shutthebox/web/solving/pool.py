@@ -235,8 +235,8 @@ class SolverPool:
 
     def close(self) -> None:
         """Stop the workers. Idle ones are told to stop and waited for (milliseconds), so
-        that their pipes are let go of now (a uvicorn worker process dies of the signal that
-        stopped it, without Python's exit handlers). A worker in the middle of a solve is
+        that nothing is left to Python's exit handlers (a uvicorn worker process dies of the
+        signal that stopped it, without them). A worker in the middle of a solve is
         ended after :data:`CLOSE_GRACE`, not waited for: a server told to stop must not wait
         on a long solve (whose callers may have been cancelled already). The pool can be
         used again: its next call starts new workers."""
