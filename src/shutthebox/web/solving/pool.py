@@ -359,7 +359,6 @@ class SolverPool:
                     return
                 else:
                     _settle(call, answer)
-                    worker.pause = 0.0
                     return
             call.tries += 1
             if call.tries > 1 and call.kills == self._kills and not self._closing:
