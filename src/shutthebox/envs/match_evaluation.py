@@ -36,15 +36,16 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from shutthebox.envs.evaluation import (
+from shutthebox.envs.multi import seat_features
+from shutthebox.envs.policies import (
     Evaluation,
     Observations,
     PolicyError,
     as_batch_policy,
     match_view,
+    player_policy,
     policy_chances,
 )
-from shutthebox.envs.multi import seat_features
 from shutthebox.formats import SolverFamily
 from shutthebox.rules import FirstPlayer, Rules
 from shutthebox.solver.evaluate import (
@@ -345,7 +346,6 @@ def _turn_chances(nodes: DecisionNodes, dice_chance: FloatArray, move_chance: Fl
 def _battle(policy: Any, env: Any, name: str, batch: int) -> Evaluation:
     """The agent's exact chance to win a battle against the optimal player: the knocker's
     and the stander's turns as matrices of chances between boxes, then one linear system."""
-    from shutthebox.envs.evaluation import player_policy
     from shutthebox.players.base import Role, Situation
     from shutthebox.strategies import make_strategy
 

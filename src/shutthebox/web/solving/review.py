@@ -133,7 +133,7 @@ def accuracy_over(logs: Sequence[Mapping[str, Any]], name: str) -> dict[str, Any
     :raises LogError: a log does not replay.
     """
     from shutthebox.coach import analyse
-    from shutthebox.web.solving.workers import table_missing
+    from shutthebox.web.solving.tables import table_missing
 
     history = []
     for log in logs:

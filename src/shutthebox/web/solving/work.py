@@ -4,7 +4,7 @@ Two kinds of work, in two worker processes, so that neither waits on the other:
 
 - **interactive** work, that a person waits for: a hint, the coach, a review, a computer's
   move in a game with a human at the table. It runs in :attr:`SolverWork.interactive`, each
-  call short (no match table dearer than :data:`~shutthebox.web.solving.workers.INLINE_SECONDS` is
+  call short (no match table dearer than :data:`~shutthebox.web.solving.tables.INLINE_SECONDS` is
   worked out there: the answer says it is approximate until the table is built), and a
   client may have :data:`PER_CLIENT` such calls under way at once (429 beyond);
 - **background** work: a match table a game's exact play needs, one at a time, in
@@ -33,8 +33,9 @@ from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import _
 from shutthebox.match import FormatKind, GameFormat
 from shutthebox.rules import Rules
-from shutthebox.web.solving import workers as advice
-from shutthebox.web.solving.workers import SolverPool, WorkDroppedError
+from shutthebox.web.solving.pool import SolverPool, WorkDroppedError
+from shutthebox.web.solving.tables import table_ready
+from shutthebox.web.solving.workers import prepare_match
 
 T = TypeVar("T")
 
@@ -152,6 +153,11 @@ class SolverWork:
         if self._owns[1]:
             self.background.close()
 
+    def alive(self) -> bool:
+        """Whether both worker processes can take work now
+        (:meth:`~shutthebox.web.solving.pool.SolverPool.alive`)."""
+        return self.interactive.alive() and self.background.alive()
+
     # --- interactive work -------------------------------------------------------------
 
     async def ask(self, clients: list[str], function: Callable[..., T], *arguments: Any) -> T:
@@ -195,13 +201,13 @@ class SolverWork:
     # --- tables -----------------------------------------------------------------------
 
     def table_status(self, rules: Rules, fmt: GameFormat) -> str:
-        """``ready`` (:func:`~shutthebox.web.solving.workers.table_ready`), ``building``, ``fits``
+        """``ready`` (:func:`~shutthebox.web.solving.tables.table_ready`), ``building``, ``fits``
         (within the budget, not started) or ``beyond`` (dearer than the budget)."""
         from shutthebox.solver.cost import table_seconds
 
         if (rules, str(fmt)) in self._builds:
             return "building"
-        if advice.table_ready(rules, fmt):
+        if table_ready(rules, fmt):
             return "ready"
         return "fits" if table_seconds(rules, fmt) <= self.budget else "beyond"
 
@@ -283,7 +289,7 @@ class SolverWork:
                 key, build = next(iter(self._builds.items()))
                 build.running = True
                 try:
-                    await self.background.run(advice.prepare_match, build.rules.to_dict(),
+                    await self.background.run(prepare_match, build.rules.to_dict(),
                                               str(build.format))
                 except WorkDroppedError:
                     _settle(build, TableDroppedError(f"the table of {build.format} was "

@@ -1,36 +1,41 @@
-"""Solver work for the web app, run in a separate process so that no request waits on it.
+"""What the server's solver workers do: the functions run in a worker process, so that no
+request waits on them.
 
 Each function takes a game's stored log (JSON values, cheap to send between processes) and
 answers JSON values. A worker keeps the matches it rebuilt and the computer players it made,
 so a long match is not replayed from the start at every step.
 
-:class:`SolverPool` runs these functions in worker processes, started once per server
-process; ``await pool.run(function, *arguments)`` never blocks the event loop.
+:class:`~shutthebox.web.solving.pool.SolverPool` runs these functions in worker processes,
+started once per server process: ``await pool.run(hint, game_id, log)`` never blocks the
+event loop. (It and :class:`~shutthebox.web.solving.pool.WorkDroppedError`, and what
+:mod:`shutthebox.web.solving.tables` says of the match tables, are named here too, where
+their callers found them.)
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import multiprocessing
-import os
 import random
-import threading
-import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
-from shutthebox.language import N_, _, current_language, speaking
-from shutthebox.match import GameFormat, Match, PendingKind, replay
-from shutthebox.rules import Rules
+from shutthebox.language import N_, _
+from shutthebox.match import Match, PendingKind, replay
 from shutthebox.strategies import Strategy, make_strategy
 from shutthebox.tiles import tiles_of
 from shutthebox.turn import Phase
+from shutthebox.web.solving.pool import SolverPool, WorkDroppedError, report_progress
+from shutthebox.web.solving.review import chart_words
+from shutthebox.web.solving.tables import (
+    INLINE_SECONDS,
+    approximate_note,
+    table_missing,
+    table_ready,
+)
 
-T = TypeVar("T")
+__all__ = ["INLINE_SECONDS", "NOTHING_TO_HINT", "SolverPool", "WorkDroppedError",
+           "approximate_note", "coach", "computer_action", "hint", "optimal_distribution",
+           "prepare_match", "review", "table_missing", "table_ready", "warm_up"]
 
 _MATCHES: OrderedDict[str, Match] = OrderedDict()
 _PLAYERS: OrderedDict[tuple[str, int], Strategy] = OrderedDict()
@@ -49,42 +54,6 @@ def _match(game_id: str, log: Mapping[str, Any]) -> Match:
     while len(_MATCHES) > _KEEP:
         _MATCHES.popitem(last=False)
     return match
-
-
-INLINE_SECONDS = 0.5
-"""A match table estimated to take less than this is worked out where it is needed, even
-by interactive work; a dearer one only in the background (see :mod:`shutthebox.web.solving.work`),
-and until it is there the answers that need it say they are approximate."""
-
-
-def table_ready(rules: Rules, fmt: GameFormat) -> bool:
-    """Whether exact play may read the match table now: it is kept (in memory or on disk),
-    or it is cheap enough to work out where it is needed (:data:`INLINE_SECONDS`)."""
-    from shutthebox.solver.cost import table_seconds
-    from shutthebox.solver.matchplay import is_cached
-
-    return table_seconds(rules, fmt) <= INLINE_SECONDS or is_cached(rules, fmt)
-
-
-def table_missing(log: Mapping[str, Any]) -> str | None:
-    """The format of the two-player match table that exact play of the logged game needs,
-    when it is not :func:`table_ready`; else None."""
-    from shutthebox.solver.matchplay import table_needed
-
-    fmt = table_needed(log["format"], len(log["players"]))
-    if fmt is None or table_ready(Rules.from_dict(dict(log["rules"])), fmt):
-        return None
-    return str(fmt)
-
-
-def approximate_note(fmt: str) -> str:
-    """What an answer ranked by expected score for want of the match table says.
-
-    >>> approximate_note("loser-at:500")[:58]
-    'Ranked by expected score for now: the exact tables of lose'
-    """
-    return _("Ranked by expected score for now: the exact tables of {format} are not worked "
-             "out on this server yet.").format(format=fmt)
 
 
 def computer_action(game_id: str, log: Mapping[str, Any], seat: int, strategy: str) -> int:
@@ -157,7 +126,6 @@ def review(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
     :raises LogError: the log does not replay.
     """
     from shutthebox.coach import analyse
-    from shutthebox.web.solving.review import chart_words
 
     missing = table_missing(log)
     analysis = analyse(log, match_tables=missing is None)
@@ -183,157 +151,18 @@ def optimal_distribution(rules: Mapping[str, Any]) -> dict[str, float]:
             .distribution.items()}
 
 
-_PROGRESS: Any = None
-"""In a worker: the shared number through which it tells the server how far a long solve
-is (see :meth:`SolverPool.fraction`)."""
-
-
 def prepare_match(rules: Mapping[str, Any], game_format: str) -> bool:
     """Work out (and keep on disk) the two-player match tables, telling the server how far
     it is."""
     from shutthebox.rules import Rules
     from shutthebox.solver.matchplay import solve_match
 
-    def tell(fraction: float) -> None:
-        if _PROGRESS is not None:
-            _PROGRESS.value = fraction
-
-    tell(0.0)
-    solve_match(Rules.from_dict(dict(rules)), game_format, progress=tell)
-    tell(1.0)
+    report_progress(0.0)
+    solve_match(Rules.from_dict(dict(rules)), game_format, progress=report_progress)
+    report_progress(1.0)
     return True
 
 
 def warm_up() -> bool:
     """Load the game engine in the worker, so that the first request does not wait on it."""
     return True
-
-
-def _start_worker(parent: int, progress: Any, idle: bool) -> None:
-    """In a worker: keep the progress number, leave the server the processor (the worker runs
-    at nice 10, its compiled loops on one core fewer than the machine has; an ``idle`` one,
-    for long background work, only when the processor is otherwise idle, Linux's
-    ``SCHED_IDLE``, so that interactive work in the other worker goes first), and exit when
-    the server process that started it is gone (a server killed with -9 cannot stop its
-    workers itself)."""
-    global _PROGRESS
-    _PROGRESS = progress
-    with contextlib.suppress(OSError):
-        os.nice(10)
-    if idle:
-        with contextlib.suppress(OSError, AttributeError):
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    os.environ.setdefault("NUMBA_NUM_THREADS", str(max(1, (os.cpu_count() or 2) - 1)))
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
-
-
-class WorkDroppedError(Exception):
-    """The work was stopped before it ended (:meth:`SolverPool.kill`)."""
-
-
-def _spoken(language: str, function: Callable[..., T], *arguments: Any) -> T:
-    """``function(*arguments)`` in a worker, its sentences in ``language``."""
-    with speaking(language):
-        return function(*arguments)
-
-
-class SolverPool:
-    """Worker processes for solver work (one by default). ``idle``: the workers run only
-    when the processor has nothing else to do (for long background work)."""
-
-    def __init__(self, workers: int = 1, idle: bool = False) -> None:
-        self.workers = workers
-        self.idle = idle
-        self._executor: ProcessPoolExecutor | None = None
-        self._context = multiprocessing.get_context("spawn")
-        self._progress: Any = self._context.Value("d", 0.0, lock=False)
-        self._running = 0
-        self._kills = 0
-
-    @property
-    def busy(self) -> int:
-        """Calls under way or waiting."""
-        return self._running
-
-    def fraction(self) -> float:
-        """How far the workers' current long solve is, 0 to 1."""
-        return float(self._progress.value)
-
-    def _started(self) -> ProcessPoolExecutor:
-        if self._executor is None:
-            self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=self._context, initializer=_start_worker,
-                initargs=(os.getpid(), self._progress, self.idle))
-        return self._executor
-
-    async def run(self, function: Callable[..., T], *arguments: Any) -> T:
-        """``function(*arguments)`` in a worker; a worker that died is replaced once.
-
-        :raises WorkDroppedError: the pool was killed meanwhile.
-        """
-        loop = asyncio.get_running_loop()
-        language = current_language()   # the worker answers in the caller's language
-        self._running += 1
-        kills = self._kills
-        try:
-            try:
-                return await loop.run_in_executor(self._started(), _spoken, language,
-                                                  function, *arguments)
-            except BrokenProcessPool:
-                if self._kills != kills:
-                    raise WorkDroppedError(function.__name__) from None
-                self._executor = None
-                return await loop.run_in_executor(self._started(), _spoken, language,
-                                                  function, *arguments)
-        finally:
-            self._running -= 1
-
-    def kill(self) -> None:
-        """Stop every call under way or waiting, at once (their callers get
-        :class:`WorkDroppedError`); the next call starts a new worker. A process pool
-        cannot cancel a call that has started, so its workers are ended: Python 3.11's
-        executor has no public way to do it (3.14's ``terminate_workers``)."""
-        executor = self._executor
-        if executor is None:
-            return
-        self._kills += 1
-        self._executor = None
-        processes: dict[int, Any] = getattr(executor, "_processes", None) or {}
-        for process in list(processes.values()):
-            with contextlib.suppress(Exception):
-                process.terminate()
-        executor.shutdown(wait=False, cancel_futures=True)
-
-    def close(self) -> None:
-        """Stop the workers. Idle ones are waited for (milliseconds), so that the pool's
-        queues are let go of now: a uvicorn worker process dies of the signal that stopped
-        it, without Python's exit handlers, and their semaphores were then reported leaked
-        at every stop. A worker in the middle of a solve is ended after half a second, not
-        waited for: a server told to stop must not wait on a long solve (whose callers may
-        have been cancelled already)."""
-        executor, self._executor = self._executor, None
-        if executor is None:
-            return
-        # Python 3.11's executor names neither its workers nor its manager thread and result
-        # queue publicly; a shutdown that does not wait forgets them, so they are taken first.
-        processes: list[Any] = list((getattr(executor, "_processes", None) or {}).values())
-        manager: threading.Thread | None = getattr(executor, "_executor_manager_thread", None)
-        results: Any = getattr(executor, "_result_queue", None)
-        executor.shutdown(wait=False, cancel_futures=True)
-        deadline = time.monotonic() + 0.5
-        for process in processes:
-            process.join(max(0.0, deadline - time.monotonic()))
-        for process in processes:
-            if process.is_alive():
-                process.terminate()
-                process.join(1.0)
-        if manager is not None:     # its workers gone, it lets go of the queues as it ends
-            manager.join(5.0)
-        if results is not None:     # as shutdown(wait=True) does
-            results.close()
