@@ -58,11 +58,15 @@ def test_the_review_carries_the_coachs_analysis_and_its_chart_in_words(
     assert review["unit"] == "percentage points" and review["verdict"].startswith("Ann: ")
     ann, bot = review["players"]
     assert (ann["player"], bot["player"]) == ("Ann", "Bot")
-    for player in (ann, bot):     # luck against skill adds up to the result, exactly
-        assert math.isclose(player["start"] + player["luck"] - player["cost"],
+    for player in (ann, bot):     # luck, the other's dice and mistakes, and the cost add up
+        assert math.isclose(player["start"] + player["luck"] + player["others_dice"]
+                            + player["others_mistakes"] - player["cost"],
                             player["result"], abs_tol=1e-9)
         assert player["accuracy_sentence"].startswith(f"{player['player']}: accuracy ")
         assert player["sentence"].startswith(f"{player['player']}: started at ")
+    # Ann's blunders are Bot's gift, never Bot's luck
+    assert bot["others_mistakes"] == pytest.approx(ann["cost"]) and ann["cost"] > 0
+    assert "the others' mistakes" in bot["sentence"]
     assert bot["accuracy"] == pytest.approx(100.0) and ann["accuracy"] < 100.0
     # the same figures as the library's own analysis of the stored log
     expected = analyse(stored_match(client, final["id"]).to_log()).to_dict()
