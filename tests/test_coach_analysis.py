@@ -28,7 +28,7 @@ from shutthebox.dice import roll_outcomes
 from shutthebox.match import GameFormat, Match, MatchConfig, play_out
 from shutthebox.players.base import Strategy
 from shutthebox.rules import PRESETS, FirstPlayer, Rules
-from shutthebox.solver import solve
+from shutthebox.solver import Solution, solve
 from shutthebox.solver.matchplay import solve_match
 from shutthebox.solver.rounds import solve_round
 from shutthebox.strategies import make_strategy
@@ -42,6 +42,29 @@ def identity_gap(p: PlayerAnalysis) -> float:
     """How far start + sense * (luck + others' dice + others' mistakes - cost) is from the
     result (0: the identity holds)."""
     return p.start + p.sense * (p.luck + p.others_dice + p.others_mistakes - p.cost) - p.result
+
+
+def rolls_luck(log: dict[str, Any], turn: Solution, seat: int) -> float:
+    """What ``seat``'s rolls did, worked out from ``turn``'s tables as the log replays: for
+    each roll, the value of the roll got (its best move's) less the average over every roll
+    the dice could give."""
+    luck = 0.0
+    match = Match(MatchConfig.from_dict(log))
+    for event in log["events"]:
+        if event["type"] == "roll":
+            state = match.pending.turn
+            assert state is not None
+            if match.pending.seat == seat:
+                average = sum(float(p) * float(turn.after_roll(state.open_tiles, r))
+                              for r, p in roll_outcomes(state.dice))
+                luck += float(turn.after_roll(state.open_tiles,
+                                              tuple(sorted(event["roll"])))) - average
+            match.apply_roll(tuple(event["roll"]))
+        elif event["type"] == "dice":
+            match.decide(event["dice"])
+        elif event["type"] == "shut":
+            match.decide(sum(1 << (t - 1) for t in event["tiles"]))
+    return luck
 
 
 def random_game(game_format: str, players: int, rules: Rules, seed: int) -> dict[str, Any]:
@@ -144,21 +167,7 @@ def test_an_opponents_blunders_are_never_the_optimal_players_luck() -> None:
         if bo.cost < 0.04:   # Ann shut the box, or Bo's worst was no blunder
             continue
         found += 1
-        luck = 0.0
-        match = Match(MatchConfig.from_dict(log))
-        for event in log["events"]:
-            if event["type"] == "roll":
-                state = match.pending.turn
-                assert state is not None
-                if match.pending.seat == 0:
-                    luck += (float(ann_turn.after_roll(state.open_tiles,
-                                                       tuple(sorted(event["roll"]))))
-                             - float(ann_turn.dice_value(state.open_tiles, state.dice)))
-                match.apply_roll(tuple(event["roll"]))
-            elif event["type"] == "dice":
-                match.decide(event["dice"])
-            elif event["type"] == "shut":
-                match.decide(sum(1 << (t - 1) for t in event["tiles"]))
+        luck = rolls_luck(log, ann_turn, seat=0)
         assert ann.cost == pytest.approx(0.0, abs=1e-12) and ann.accuracy == pytest.approx(100)
         assert ann.start == pytest.approx(exact.win[0], abs=1e-12)
         assert ann.luck == pytest.approx(luck, abs=1e-12)
@@ -210,21 +219,7 @@ def test_alone_the_luck_is_each_rolls_move_of_the_expected_score() -> None:
     for seed in range(10):
         log = random_game("solo", 1, rules, seed)
         (player,) = analyse(log).players
-        luck = 0.0
-        match = Match(MatchConfig.from_dict(log))
-        for event in log["events"]:
-            if event["type"] == "roll":
-                state = match.pending.turn
-                assert state is not None
-                average = sum(float(p) * float(score.after_roll(state.open_tiles, r))
-                              for r, p in roll_outcomes(state.dice))
-                luck += average - float(score.after_roll(state.open_tiles,
-                                                         tuple(sorted(event["roll"]))))
-                match.apply_roll(tuple(event["roll"]))
-            elif event["type"] == "dice":
-                match.decide(event["dice"])
-            elif event["type"] == "shut":
-                match.decide(sum(1 << (t - 1) for t in event["tiles"]))
+        luck = -rolls_luck(log, score, seat=0)   # a lower expected score is good luck
         ended = next(e for e in log["events"] if e["type"] == "turn-end")
         assert player.measure == "expected score" and player.sense == -1
         assert player.start == pytest.approx(float(score.value()))

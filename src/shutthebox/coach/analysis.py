@@ -241,15 +241,12 @@ class PlayerAnalysis:
         others' mistakes weighed most.
         """
         by_chance = self.unit == "chance"
-        scale, places = (100.0, 1) if by_chance else (1.0, 2)
 
         def change(v: float) -> str:
-            # rounded first, so that nothing reads "-0.0"; nothing is not signed
-            rounded = round(v * scale, places)
-            return f"{rounded:+.{places}f}" if rounded else f"{0.0:.{places}f}"
+            return signed_term(v, self.unit)
 
         def shown(v: float) -> str:
-            plain = f"{round(v * scale, places) or 0.0:.{places}f}"
+            plain = f"{round(v * 100, 1) or 0.0:.1f}" if by_chance else f"{round(v, 2) or 0.0:.2f}"
             return f"{plain} %" if by_chance else plain
 
         unit = _("percentage points") if by_chance else _("points")
@@ -281,6 +278,18 @@ class PlayerAnalysis:
                 "split_exact": self.split_exact, "accuracy": self.accuracy,
                 "decisions": len(self.decisions), "sizes": self.sizes(),
                 "sentence": self.sentence(), "accuracy_sentence": self.accuracy_sentence()}
+
+
+def signed_term(value: float, unit: str) -> str:
+    """A term of luck against skill as the review shows it: signed, in percentage points for
+    a ``chance`` (one decimal), in points else (two); nothing shows unsigned.
+
+    >>> signed_term(0.0412, "chance"), signed_term(-1.5, "points"), signed_term(-1e-9, "chance")
+    ('+4.1', '-1.50', '0.0')
+    """
+    scale, places = (100.0, 1) if unit == "chance" else (1.0, 2)
+    rounded = round(value * scale, places)   # rounded first, so that nothing reads "-0.0"
+    return f"{rounded:+.{places}f}" if rounded else f"{0.0:.{places}f}"
 
 
 def _size_count(size: str, count: int) -> str:

@@ -125,13 +125,13 @@ def luck_words(players: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     >>> print(" | ".join(words["rows"][0].values()))
     Al | 50.0 % | +4.0 | -3.0 | +50.0 | -1.0 | 100.0 %
     """
+    from shutthebox.coach.analysis import signed_term
+
     by_chance = bool(players) and players[0]["unit"] == "chance"
     against = any(p["against_others"] for p in players)
-    scale, places = (100.0, 1) if by_chance else (1.0, 2)
 
     def signed(value: float) -> str:
-        rounded = round(value * scale, places)
-        return f"{rounded:+.{places}f}" if rounded else f"{0.0:.{places}f}"
+        return signed_term(value, "chance" if by_chance else "points")
 
     labels = {"player": _("Player"), "start": _("Start"), "luck": _("Luck (own dice)"),
               "others_dice": _("The others' dice"),
