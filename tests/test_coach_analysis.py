@@ -1,6 +1,8 @@
-"""The coach's analysis of a game (:mod:`shutthebox.coach.analysis`): luck against skill adds
-up exactly in every format, the start and the result are the solver's and the match's own,
-the accuracy scale, the mistake sizes, and the reasons given for costly moves."""
+"""The coach's analysis of a game (:mod:`shutthebox.coach.analysis`): luck (the player's own
+dice), the others' dice, the others' mistakes and the player's own add up exactly in every
+format and over random games of every preset, an opponent's blunders are never luck, the start
+and the result are the solver's and the match's own, the accuracy scale, the mistake sizes,
+and the reasons given for costly moves."""
 
 from __future__ import annotations
 
@@ -10,9 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from shutthebox import coach
 from shutthebox.coach.analysis import (
+    PlayerAnalysis,
     analyse,
     decision_accuracy,
     game_accuracy,
@@ -22,8 +27,8 @@ from shutthebox.coach.analysis import (
 from shutthebox.dice import roll_outcomes
 from shutthebox.match import GameFormat, Match, MatchConfig, play_out
 from shutthebox.players.base import Strategy
-from shutthebox.rules import FirstPlayer, Rules
-from shutthebox.solver import solve
+from shutthebox.rules import PRESETS, FirstPlayer, Rules
+from shutthebox.solver import Solution, solve
 from shutthebox.solver.matchplay import solve_match
 from shutthebox.solver.rounds import solve_round
 from shutthebox.strategies import make_strategy
@@ -31,6 +36,35 @@ from tests.test_coach import FORMATS, PLAYERS, SMALL
 from tests.test_solver_cli import run
 
 STRENGTHS = ("random", "highest-first", "fewest-tiles", "optimal")
+
+
+def identity_gap(p: PlayerAnalysis) -> float:
+    """How far start + sense * (luck + others' dice + others' mistakes - cost) is from the
+    result (0: the identity holds)."""
+    return p.start + p.sense * (p.luck + p.others_dice + p.others_mistakes - p.cost) - p.result
+
+
+def rolls_luck(log: dict[str, Any], turn: Solution, seat: int) -> float:
+    """What ``seat``'s rolls did, worked out from ``turn``'s tables as the log replays: for
+    each roll, the value of the roll got (its best move's) less the average over every roll
+    the dice could give."""
+    luck = 0.0
+    match = Match(MatchConfig.from_dict(log))
+    for event in log["events"]:
+        if event["type"] == "roll":
+            state = match.pending.turn
+            assert state is not None
+            if match.pending.seat == seat:
+                average = sum(float(p) * float(turn.after_roll(state.open_tiles, r))
+                              for r, p in roll_outcomes(state.dice))
+                luck += float(turn.after_roll(state.open_tiles,
+                                              tuple(sorted(event["roll"])))) - average
+            match.apply_roll(tuple(event["roll"]))
+        elif event["type"] == "dice":
+            match.decide(event["dice"])
+        elif event["type"] == "shut":
+            match.decide(sum(1 << (t - 1) for t in event["tiles"]))
+    return luck
 
 
 def random_game(game_format: str, players: int, rules: Rules, seed: int) -> dict[str, Any]:
@@ -50,20 +84,100 @@ CASES = [*FORMATS, ("single", 2, SMALL.replace(first_player=FirstPlayer.LOWEST))
 
 @pytest.mark.parametrize(("game_format", "players", "rules"), CASES,
                          ids=[f"{f}-{n}-{r.first_player}" for f, n, r in CASES])
-def test_start_plus_luck_minus_cost_is_the_result_in_every_format(
+def test_luck_the_others_dice_and_mistakes_and_the_cost_add_up_in_every_format(
         game_format: str, players: int, rules: Rules) -> None:
     for seed in range(6):
         log = random_game(game_format, players, rules, seed)
         analysis = analyse(log)
         for p in analysis.players:
-            assert p.start + p.sense * (p.luck - p.cost) == pytest.approx(p.result, abs=1e-9)
+            assert identity_gap(p) == pytest.approx(0.0, abs=1e-9)
             assert p.cost >= 0
+        if players == 2 and analysis.players[0].against_others:
+            # each roll is the mover's luck and the other's dice, each cost the other's gift
+            ann, bo = analysis.players
+            assert ann.dice + ann.others_dice == pytest.approx(-(bo.dice + bo.others_dice),
+                                                               abs=1e-9)
+            assert (ann.others_mistakes, bo.others_mistakes) == pytest.approx(
+                (bo.cost, ann.cost), abs=1e-12)
         # the cost is the review's, decision by decision
         assert [d.to_dict() for d in analysis.review] == [d.to_dict() for d in
                                                            coach.review(log)]
         totals = coach.review(log).total_costs()
         assert {p.player: p.cost for p in analysis.players} == pytest.approx(
             {name: totals.get(name, 0.0) for name in log["players"]})
+
+
+PRESET_CASES = [("solo", 1, True), ("single", 2, True), ("single", 3, True),
+                ("rounds:2", 2, False), ("rounds:2", 3, False)]
+"""Formats for every preset: the match tables of the multi-round formats take minutes on 9
+tiles or more, so those are judged by the expected score (``match_tables=False``)."""
+
+
+@settings(max_examples=30, deadline=None)
+@given(name=st.sampled_from(sorted(PRESETS)), case=st.sampled_from(PRESET_CASES),
+       seed=st.integers(0, 10**6))
+def test_the_four_terms_add_up_exactly_over_random_games_of_every_preset(
+        name: str, case: tuple[str, int, bool], seed: int) -> None:
+    game_format, players, match_tables = case
+    log = random_game(game_format, players, PRESETS[name].rules, seed)
+    analysis = analyse(log, match_tables=match_tables)
+    for p in analysis.players:
+        assert abs(identity_gap(p)) <= 1e-9
+        assert p.cost >= 0
+        if not p.against_others:   # alone, or by the expected score of one's own turns
+            assert p.others_dice == p.others_mistakes == 0
+        assert p.split_exact == (players <= 2 or not p.against_others)
+    costs = [p.cost for p in analysis.players]
+    gifts = [p.others_mistakes for p in analysis.players]
+    if players == 2 and analysis.players[0].against_others:
+        assert gifts == pytest.approx(costs[::-1], abs=1e-12)
+    elif players > 2 and analysis.players[0].against_others:
+        # what a mover lost, the others gained together: every cost is given out once
+        assert all(g >= 0 for g in gifts)
+        assert sum(gifts) == pytest.approx(sum(costs), abs=1e-9)
+
+
+def play_against_a_blunderer(rules: Rules, seed: int) -> dict[str, Any]:
+    """A single round: Ann (first) plays the best choice at every decision, Bo the worst."""
+    rng = random.Random(seed)
+    match = Match(MatchConfig(rules, GameFormat.parse("single"), ("Ann", "Bo")))
+    while not match.is_over:
+        pending = match.pending
+        if pending.is_chance:
+            match.roll(rng)
+            continue
+        assert pending.turn is not None
+        ranked = coach.aim(rules, match.situation()).ranked(pending.turn)
+        match.decide(ranked[0][0] if pending.seat == 0 else ranked[-1][0])
+    return match.to_log()
+
+
+def test_an_opponents_blunders_are_never_the_optimal_players_luck() -> None:
+    """Ann plays perfectly and first, Bo blunders at every decision. Ann's luck is what her
+    own rolls did, worked out here from the exact round's tables (her chance to win before
+    and after each roll); Bo's blunders are counted apart, as the others' mistakes, to the
+    cost; and the others' dice are what is left."""
+    rules = SMALL
+    exact = solve_round(rules, 2)
+    ann_turn = solve(rules, exact.objective(0))
+    found = 0
+    for seed in range(30):
+        log = play_against_a_blunderer(rules, seed)
+        ann, bo = analyse(log).players
+        if bo.cost < 0.04:   # Ann shut the box, or Bo's worst was no blunder
+            continue
+        found += 1
+        luck = rolls_luck(log, ann_turn, seat=0)
+        assert ann.cost == pytest.approx(0.0, abs=1e-12) and ann.accuracy == pytest.approx(100)
+        assert ann.start == pytest.approx(exact.win[0], abs=1e-12)
+        assert ann.luck == pytest.approx(luck, abs=1e-12)
+        assert ann.others_mistakes == pytest.approx(bo.cost, abs=1e-12)
+        assert ann.result - ann.start == pytest.approx(
+            ann.luck + ann.others_dice + ann.others_mistakes, abs=1e-12)
+        said = ann.sentence()
+        assert f"luck (own dice) {ann.luck * 100:+.1f}" in said
+        assert f"the others' mistakes {bo.cost * 100:+.1f}" in said
+    assert found >= 3
 
 
 @pytest.mark.parametrize(("game_format", "players", "rules"), CASES,
@@ -105,26 +219,14 @@ def test_alone_the_luck_is_each_rolls_move_of_the_expected_score() -> None:
     for seed in range(10):
         log = random_game("solo", 1, rules, seed)
         (player,) = analyse(log).players
-        luck = 0.0
-        match = Match(MatchConfig.from_dict(log))
-        for event in log["events"]:
-            if event["type"] == "roll":
-                state = match.pending.turn
-                assert state is not None
-                average = sum(float(p) * float(score.after_roll(state.open_tiles, r))
-                              for r, p in roll_outcomes(state.dice))
-                luck += average - float(score.after_roll(state.open_tiles,
-                                                         tuple(sorted(event["roll"]))))
-                match.apply_roll(tuple(event["roll"]))
-            elif event["type"] == "dice":
-                match.decide(event["dice"])
-            elif event["type"] == "shut":
-                match.decide(sum(1 << (t - 1) for t in event["tiles"]))
+        luck = -rolls_luck(log, score, seat=0)   # a lower expected score is good luck
         ended = next(e for e in log["events"] if e["type"] == "turn-end")
         assert player.measure == "expected score" and player.sense == -1
         assert player.start == pytest.approx(float(score.value()))
         assert player.result == pytest.approx(ended["score"], abs=1e-9)
-        assert player.dice == pytest.approx(luck, abs=1e-9) and player.others == 0
+        assert player.luck == pytest.approx(luck, abs=1e-9)
+        assert player.others_dice == player.others_mistakes == 0
+        assert not player.against_others
 
 
 def test_a_perfect_player_has_accuracy_100_and_no_mistakes() -> None:
@@ -198,7 +300,10 @@ def test_review_json_gives_luck_skill_accuracy_and_the_chart(tmp_path: Path) -> 
     data = json.loads(result.stdout)
     assert data == json.loads(json.dumps(analyse(log).to_dict()))
     for p in data["players"]:
-        assert p["start"] + p["sense"] * (p["luck"] - p["cost"]) == pytest.approx(p["result"])
+        assert p["start"] + p["sense"] * (p["luck"] + p["others_dice"] + p["others_mistakes"]
+                                          - p["cost"]) == pytest.approx(p["result"])
+        assert p["against_others"] and p["split_exact"]
+        assert "luck (own dice)" in p["sentence"] and "the others' mistakes" in p["sentence"]
         assert 0 <= p["accuracy"] <= 100 and set(p["sizes"]) == {"inaccuracy", "mistake",
                                                                    "blunder"}
     assert [m["kind"] for m in data["moments"]][::len(data["moments"]) - 1] == ["start", "end"]
@@ -211,7 +316,8 @@ def test_review_plot_draws_the_chance_to_win_move_by_move(tmp_path: Path) -> Non
     result = run("review", str(path), "--plot", str(tmp_path / "chart.png"))
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "chart.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert "accuracy" in result.stdout and "luck" in result.stdout
+    assert "accuracy" in result.stdout and "luck (own dice)" in result.stdout
+    assert "the others' dice" in result.stdout and "the others' mistakes" in result.stdout
     refused = run("review", str(path), "--plot", str(tmp_path / "chart.gif"))
     assert refused.returncode == 2 and "use a .png or .svg file" in refused.stderr
     assert "Traceback" not in refused.stderr and len(refused.stderr.splitlines()) == 1
@@ -233,7 +339,7 @@ def test_a_game_under_way_ends_where_it_stands() -> None:
     analysis = analyse(match.to_log())
     assert not match.is_over and analysis.moments[-1].kind == "now"
     for p in analysis.players:
-        assert p.start + p.sense * (p.luck - p.cost) == pytest.approx(p.result, abs=1e-9)
+        assert identity_gap(p) == pytest.approx(0.0, abs=1e-9)
         assert 0 < p.result < 1
     assert sum(p.result for p in analysis.players) == pytest.approx(1.0)
 

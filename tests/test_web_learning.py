@@ -58,11 +58,15 @@ def test_the_review_carries_the_coachs_analysis_and_its_chart_in_words(
     assert review["unit"] == "percentage points" and review["verdict"].startswith("Ann: ")
     ann, bot = review["players"]
     assert (ann["player"], bot["player"]) == ("Ann", "Bot")
-    for player in (ann, bot):     # luck against skill adds up to the result, exactly
-        assert math.isclose(player["start"] + player["luck"] - player["cost"],
+    for player in (ann, bot):     # luck, the other's dice and mistakes, and the cost add up
+        assert math.isclose(player["start"] + player["luck"] + player["others_dice"]
+                            + player["others_mistakes"] - player["cost"],
                             player["result"], abs_tol=1e-9)
         assert player["accuracy_sentence"].startswith(f"{player['player']}: accuracy ")
         assert player["sentence"].startswith(f"{player['player']}: started at ")
+    # Ann's blunders are Bot's gift, never Bot's luck
+    assert bot["others_mistakes"] == pytest.approx(ann["cost"]) and ann["cost"] > 0
+    assert "the others' mistakes" in bot["sentence"]
     assert bot["accuracy"] == pytest.approx(100.0) and ann["accuracy"] < 100.0
     # the same figures as the library's own analysis of the stored log
     expected = analyse(stored_match(client, final["id"]).to_log()).to_dict()
@@ -77,6 +81,11 @@ def test_the_review_carries_the_coachs_analysis_and_its_chart_in_words(
                                          "moves are marked ✗.")
     assert [line.split(":")[0] for line in chart["figures"]] == ["Ann", "Bot"]
     assert all("at the end" in line for line in chart["figures"])
+    luck = chart["luck"]     # where each result came from, term by term
+    assert [c["key"] for c in luck["columns"]] == ["player", "start", "luck", "others_dice",
+                                                   "others_mistakes", "mistakes", "result"]
+    assert luck["rows"][1]["others_mistakes"] == f"{ann['cost'] * 100:+.1f}"
+    assert "the others' mistakes" in luck["caption"]
     moves = {d["index"]: n for n, d in enumerate(review["decisions"], 1)}
     for mark, said in zip(review["marks"], chart["marks"], strict=True):
         assert said["text"].startswith(f"Move {moves[mark['index']]}, Ann: ")
@@ -166,6 +175,11 @@ def test_the_review_page_shows_the_chart_and_the_sentences(browser: Browser,  # 
     assert any(m["why"] and m["why"] in said[i] for i, m in enumerate(review["marks"]))
     assert page.inner_text("#review table.review caption") == review["chart"]["table"][
         "caption"]
+    assert page.inner_text("#review table.luck-terms caption") == review["chart"]["luck"][
+        "caption"]
+    gifts = page.locator("#review table.luck-terms td[data-term=others_mistakes]")
+    assert gifts.all_inner_texts() == [row["others_mistakes"]
+                                       for row in review["chart"]["luck"]["rows"]]
     blunders = page.locator("#review table.sizes td[data-size=blunder]").first.inner_text()
     assert int(blunders) == review["players"][0]["sizes"]["blunder"]
     shot(page, "review-learner", full_page=True)

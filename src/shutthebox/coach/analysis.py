@@ -7,19 +7,32 @@ the turn under way (or the objective asked for). It is known before and after ev
 decision of the player's own turns; with two players, each one's chance to win is also one
 minus the mover's.
 
-**Luck against skill.** Luck is what the game did that the player did not choose: each of
-their rolls moved their value from before it (the average over every roll the dice could
-give) to after it (the best move's value for the roll they got); the roll-off and everything
-done in the others' turns move it too (:attr:`PlayerAnalysis.others`). Skill is what the
-decisions cost (:attr:`PlayerAnalysis.cost`, always 0 or more). For each player, exactly::
+**Luck against skill.** Luck is what the player's own dice did: each of their rolls moved
+their value from before it (the average over every roll the dice could give) to after it (the
+best move's value for the roll they got), and the roll-off moved it to the chance in its place
+(:attr:`PlayerAnalysis.dice`). Skill is what their decisions cost (:attr:`PlayerAnalysis.cost`,
+always 0 or more). What the others did in their turns is neither, and is counted apart, as
+backgammon programs and RoyalUr.net do: the others' dice
+(:attr:`PlayerAnalysis.others_dice`) and the others' mistakes
+(:attr:`PlayerAnalysis.others_mistakes`, 0 or more with two players: a mistake of the
+opponent is a gift). For each player, exactly::
 
-    result = start + sense * (luck - cost)
+    result = start + sense * (dice + others_dice + others_mistakes - cost)
 
 where ``sense`` is -1 when the value is an expected score and a lower score wins (the default
-scoring: good luck lowers it), else +1; luck above 0 is always good for the player. By a
+scoring: good luck lowers it), else +1; every term above 0 is good for the player. By a
 chance to win, ``start`` is the chance at the start and ``result`` the share of the win (1,
 a tie's 1/k, or 0); by an expected score, ``start`` adds up the value at the start of each of
-the player's turns and ``result`` the score of each.
+the player's turns and ``result`` the score of each, and the others' turns move nothing.
+
+With two players each one's chance is one minus the other's, so each roll and decision of the
+opponent is counted as it happens: exact. With three or more, a player's chance is known on
+their own turns only; the change since is split by what the movers lost: what a mover's
+decision cost, the others still in gained together, and each is counted a share of it in
+proportion to their chance as last known (as if the others' odds against each other stayed as they
+were: a player who can no longer win gains nothing); the rest of the change is the others'
+dice. The split is then an estimate (:attr:`PlayerAnalysis.split_exact` is false); the sum
+stays exact.
 
 **Accuracy.** Each decision with more than one legal choice scores ``100 * 2 ** -(cost /
 threshold)``, where ``threshold`` is :data:`~shutthebox.coach.COSTLY` in the cost's unit (half
@@ -137,21 +150,34 @@ class PlayerAnalysis:
     lower score wins."""
     start: float = 0.0
     dice: float = 0.0
-    """Luck from the player's own rolls and the roll-off (above 0: good)."""
-    others: float = 0.0
-    """Luck from the others' turns, their rolls and their choices (above 0: good)."""
+    """Luck: what the player's own rolls and the roll-off did (above 0: good)."""
+    others_dice: float = 0.0
+    """What the others' rolls did to the player's value (above 0: good)."""
+    others_mistakes: float = 0.0
+    """What the others' decisions gave the player (0 or more with two players)."""
     cost: float = 0.0
     """What the player's decisions cost, in the value's unit."""
     result: float = 0.0
     exact: bool = True
     """Whether the values are exact (with three or more players in a multi-round format the
     optimal player's aim, and so the value, is an approximation)."""
+    against_others: bool = False
+    """Whether the others' turns move the player's value (a chance to win, with others)."""
+    split_exact: bool = True
+    """Whether the others' dice and mistakes are told apart exactly (with three or more
+    players, the others' mistakes are their costs shared by chance: see the module)."""
     decisions: list[ReviewedDecision] = field(default_factory=list)
     """The decisions that had more than one legal choice."""
 
     @property
     def luck(self) -> float:
-        return self.dice + self.others
+        """The player's own dice (:attr:`dice`): the luck that was theirs."""
+        return self.dice
+
+    @property
+    def others(self) -> float:
+        """Everything the others' turns did: their dice and their mistakes."""
+        return self.others_dice + self.others_mistakes
 
     @property
     def accuracy(self) -> float:
@@ -199,46 +225,71 @@ class PlayerAnalysis:
                            sizes=sizes, total=f"{total:.2f}")
 
     def sentence(self) -> str:
-        """Luck against skill in words.
+        """Luck against skill in words: the start, the player's own dice (their luck), the
+        others' dice and mistakes where the others' turns move the value, the player's own
+        mistakes, the result, and which weighed most.
 
-        >>> print(PlayerAnalysis(0, "Bo", "expected score", -1, 7.5, 2.0, 0, 0.5, 6.0)
-        ...       .sentence())   # doctest: +NORMALIZE_WHITESPACE
-        Bo: started at 7.50, luck +2.00 points (own rolls +2.00), mistakes -0.50:
-        finished at 6.00; the luck weighed more than the mistakes.
+        >>> print(PlayerAnalysis(0, "Bo", "expected score", -1, 7.5, 2.0, cost=0.5,
+        ...                      result=6.0).sentence())   # doctest: +NORMALIZE_WHITESPACE
+        Bo: started at 7.50, then luck (own dice) +2.00 and own mistakes -0.50 points:
+        finished at 6.00; the dice weighed most.
+        >>> print(PlayerAnalysis(0, "Al", "chance to win", 1, 0.5, 0.04, -0.03, 0.5, 0.01, 1.0,
+        ...                      against_others=True).sentence())
+        ... # doctest: +NORMALIZE_WHITESPACE
+        Al: started at 50.0 %, then luck (own dice) +4.0, the others' dice -3.0, the others'
+        mistakes +50.0 and own mistakes -1.0 percentage points: finished at 100.0 %; the
+        others' mistakes weighed most.
         """
-        if self.unit == "chance":
-            def shown(v: float) -> str:
-                return f"{v * 100:.1f} %"
+        by_chance = self.unit == "chance"
 
-            def change(v: float) -> str:
-                return f"{v * 100:+.1f}"
-            unit = _("percentage points")
+        def change(v: float) -> str:
+            return signed_term(v, self.unit)
+
+        def shown(v: float) -> str:
+            plain = f"{round(v * 100, 1) or 0.0:.1f}" if by_chance else f"{round(v, 2) or 0.0:.2f}"
+            return f"{plain} %" if by_chance else plain
+
+        unit = _("percentage points") if by_chance else _("points")
+        net_dice = abs(self.dice + self.others_dice)
+        if self.cost > net_dice and self.cost >= abs(self.others_mistakes):
+            weighed = _("own mistakes weighed most")
+        elif abs(self.others_mistakes) > net_dice:
+            weighed = _("the others' mistakes weighed most")
         else:
-            def shown(v: float) -> str:
-                return f"{v:.2f}"
-
-            def change(v: float) -> str:
-                return f"{v:+.2f}"
-            unit = _("points")
-        others = (_(", the others' turns {change}").format(change=change(self.others))
-                  if abs(self.others) >= 5e-4 else "")
-        weighed = (_("the mistakes weighed more than the luck") if self.cost > abs(self.luck)
-                   else _("the luck weighed more than the mistakes"))
-        return _("{player}: started at {start}, luck {luck} {unit} (own rolls {own}{others}), "
-                 "mistakes {mistakes}: finished at {result}; {weighed}.").format(
-            player=self.player, start=shown(self.start), luck=change(self.luck), unit=unit,
-            own=change(self.dice), others=others,
-            mistakes=change(-self.cost) if self.cost >= 5e-4 else _("none"),
-            result=shown(self.result), weighed=weighed)
+            weighed = _("the dice weighed most")
+        if self.against_others:
+            said = _("{player}: started at {start}, then luck (own dice) {luck}, the others' "
+                     "dice {others_dice}, the others' mistakes {others_mistakes} and own "
+                     "mistakes {mistakes} {unit}: finished at {result}; {weighed}.")
+        else:
+            said = _("{player}: started at {start}, then luck (own dice) {luck} and own "
+                     "mistakes {mistakes} {unit}: finished at {result}; {weighed}.")
+        return said.format(
+            player=self.player, start=shown(self.start), luck=change(self.dice),
+            others_dice=change(self.others_dice), others_mistakes=change(self.others_mistakes),
+            mistakes=change(-self.cost), unit=unit, result=shown(self.result), weighed=weighed)
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "player": self.player, "measure": self.measure,
                 "unit": self.unit, "sense": self.sense, "exact": self.exact,
-                "start": self.start, "luck": self.luck, "luck_own_rolls": self.dice,
-                "luck_others": self.others, "cost": self.cost, "result": self.result,
-                "accuracy": self.accuracy, "decisions": len(self.decisions),
-                "sizes": self.sizes(), "sentence": self.sentence(),
-                "accuracy_sentence": self.accuracy_sentence()}
+                "start": self.start, "luck": self.dice, "others_dice": self.others_dice,
+                "others_mistakes": self.others_mistakes, "cost": self.cost,
+                "result": self.result, "against_others": self.against_others,
+                "split_exact": self.split_exact, "accuracy": self.accuracy,
+                "decisions": len(self.decisions), "sizes": self.sizes(),
+                "sentence": self.sentence(), "accuracy_sentence": self.accuracy_sentence()}
+
+
+def signed_term(value: float, unit: str) -> str:
+    """A term of luck against skill as the review shows it: signed, in percentage points for
+    a ``chance`` (one decimal), in points else (two); nothing shows unsigned.
+
+    >>> signed_term(0.0412, "chance"), signed_term(-1.5, "points"), signed_term(-1e-9, "chance")
+    ('+4.1', '-1.50', '0.0')
+    """
+    scale, places = (100.0, 1) if unit == "chance" else (1.0, 2)
+    rounded = round(value * scale, places)   # rounded first, so that nothing reads "-0.0"
+    return f"{rounded:+.{places}f}" if rounded else f"{0.0:.{places}f}"
 
 
 def _size_count(size: str, count: int) -> str:
@@ -364,6 +415,9 @@ class _Walk:
         self.reasons: dict[int, str] = {}
         self.by_chance: bool | None = None
         self.rolled_off = False
+        self.gifts: dict[int, float] = {}
+        """By a chance to win: what the others' decisions since each player's value was last
+        known owe them (see :meth:`moved`)."""
 
     def player(self, seat: int, judged_by: Aim) -> PlayerAnalysis:
         found = self.players.get(seat)
@@ -379,15 +433,15 @@ class _Walk:
 
     def before(self, seat: int, judged_by: Aim, fresh: float) -> float:
         """The player's value before their step: carried from their last step in the same
-        turn, else ``fresh`` (the value where the turn stands), the gap since counted: luck
-        from the others' turns by a chance to win, a new turn's start by an expected score."""
+        turn, else ``fresh`` (the value where the turn stands), the gap since counted: what
+        the others' turns did by a chance to win, a new turn's start by an expected score."""
         player = self.player(seat, judged_by)
         turn = self.turns_started(seat)
         if self.turn_of.get(seat) == turn and seat in self.known:
             return self.known[seat]
         self.turn_of[seat] = turn
         if self.by_chance:
-            player.others += fresh - self.known[seat]
+            self.others_moved(player, fresh)
         else:
             if seat in self.known:
                 self.finished[seat] = self.finished.get(seat, 0.0) + self.known[seat]
@@ -395,13 +449,36 @@ class _Walk:
         self.known[seat] = fresh
         return fresh
 
-    def moved(self, seat: int, after: float) -> None:
-        """The mover's value after a step; with two players by chances, the other's too."""
+    def others_moved(self, player: PlayerAnalysis, now: float) -> None:
+        """A player's value is ``now`` after the others' steps since it was last known: the
+        change is the others' mistakes (what their costs owe the player), and the rest the
+        others' dice."""
+        gift = self.gifts.pop(player.seat, 0.0)
+        player.others_mistakes += gift
+        player.others_dice += (now - self.known[player.seat]) - gift
+        self.known[player.seat] = now
+
+    def moved(self, seat: int, after: float, cost: float | None = None) -> None:
+        """The mover's value after a step (a decision that cost ``cost``, else a roll).
+
+        With two players by chances, the other's value is one minus the mover's and moves at
+        once: the mover's roll is the other's dice, the mover's cost the other's gift. With
+        more, each other player still in is owed a share of the cost in proportion to their
+        chance (equal shares if none has any), counted when their value is next known."""
         self.known[seat] = after
-        if self.by_chance and len(self.match.players) == 2:
+        if not self.by_chance:
+            return
+        if len(self.match.players) == 2:
             other = 1 - seat
-            self.players[other].others += (1.0 - after) - self.known[other]
-            self.known[other] = 1.0 - after
+            self.gifts[other] = self.gifts.get(other, 0.0) + (cost or 0.0)
+            self.others_moved(self.players[other], 1.0 - after)
+        elif cost:
+            others = [s for s in self.players if s != seat and self.match.active[s]]
+            chances = {s: max(self.known[s], 0.0) for s in others}
+            total = math.fsum(chances.values())
+            for other in others:
+                share = chances[other] / total if total > 0 else 1.0 / len(others)
+                self.gifts[other] = self.gifts.get(other, 0.0) + cost * share
 
     def step(self, index: int, event: Mapping[str, Any]) -> None:
         match = self.match
@@ -441,7 +518,7 @@ class _Walk:
                                           values[best])
         match.decide(played)
         # reached from the carried value, so that each player's sums telescope exactly
-        self.moved(seat, before - player.sense * reviewed.cost)
+        self.moved(seat, before - player.sense * reviewed.cost, reviewed.cost)
         self.moments.append(Moment(index, "decision", seat, dict(self.known),
                                    size_of(reviewed.shown_cost, reviewed.shown_unit)))
 
@@ -456,6 +533,8 @@ class _Walk:
             for seat, value in values.items():
                 player = self.player(seat, judged_by)
                 player.exact = exact
+                player.against_others = len(values) > 1
+                player.split_exact = len(values) <= 2
                 player.start = fair if self.rolled_off else value
                 player.dice += value - player.start
             self.known.update(values)
@@ -472,9 +551,9 @@ class _Walk:
         match = self.match
         for seat, player in self.players.items():
             if self.by_chance and match.is_over:
-                share = 1.0 / len(match.winners) if seat in match.winners else 0.0
-                player.others += share - self.known[seat]
-                player.result = self.known[seat] = share
+                self.others_moved(player, 1.0 / len(match.winners)
+                                  if seat in match.winners else 0.0)
+                player.result = self.known[seat]
             elif self.by_chance:
                 player.result = self.known[seat]
             else:

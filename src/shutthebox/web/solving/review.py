@@ -8,7 +8,9 @@ readers, its axes' labels and its figures in words come with it, as does a sente
 marked decision.
 
 >>> chart = chart_words({"players": [{"player": "Bo", "unit": "points",
-...     "measure": "expected score"}], "moments": [
+...     "measure": "expected score", "start": 10.0, "luck": -1.5, "others_dice": 0.0,
+...     "others_mistakes": 0.0, "cost": 0.5, "result": 9.0, "against_others": False}],
+...     "moments": [
 ...     {"index": -1, "kind": "start", "player": None, "values": {}, "size": None},
 ...     {"index": 4, "kind": "roll", "player": "Bo", "values": {"Bo": 11.5}, "size": None},
 ...     {"index": 5, "kind": "end", "player": None, "values": {"Bo": 9.0}, "size": None}],
@@ -105,7 +107,55 @@ def chart_words(analysis: Mapping[str, Any], decisions: Sequence[Mapping[str, An
             "scale": 100.0 if by_chance else 1.0, "percent": by_chance,
             "figures": figures, "marks": marks,
             "legend": {size: _(name) for size, name in _SIZE_NAMES.items()},
-            "table": table_words(by_chance)}
+            "table": table_words(by_chance), "luck": luck_words(players)}
+
+
+def luck_words(players: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The words of the review's table of where each player's result came from (the coach's
+    terms, :class:`~shutthebox.coach.PlayerAnalysis`): its ``caption``, its ``columns`` (each
+    a ``key`` and its ``label``: the start, luck from the player's own dice, the others' dice
+    and mistakes when the others' turns move the value, the player's own mistakes, the
+    result) and one row of figures per player, each term signed (above 0: good for them).
+
+    >>> words = luck_words([{"player": "Al", "unit": "chance", "start": 0.5, "luck": 0.04,
+    ...     "others_dice": -0.03, "others_mistakes": 0.5, "cost": 0.01, "result": 1.0,
+    ...     "against_others": True}])
+    >>> print("|".join(column["label"] for column in words["columns"]))
+    Player|Start|Luck (own dice)|The others' dice|The others' mistakes|Own mistakes|Result
+    >>> print(" | ".join(words["rows"][0].values()))
+    Al | 50.0 % | +4.0 | -3.0 | +50.0 | -1.0 | 100.0 %
+    """
+    from shutthebox.coach.analysis import signed_term
+
+    by_chance = bool(players) and players[0]["unit"] == "chance"
+    against = any(p["against_others"] for p in players)
+
+    def signed(value: float) -> str:
+        return signed_term(value, "chance" if by_chance else "points")
+
+    labels = {"player": _("Player"), "start": _("Start"), "luck": _("Luck (own dice)"),
+              "others_dice": _("The others' dice"),
+              "others_mistakes": _("The others' mistakes"), "mistakes": _("Own mistakes"),
+              "result": _("Result")}
+    keys = [k for k in labels if against or k not in ("others_dice", "others_mistakes")]
+    rows = [{"player": p["player"], "start": _plain(p["start"], by_chance),
+             "luck": signed(p["luck"]),
+             "others_dice": signed(p["others_dice"]),
+             "others_mistakes": signed(p["others_mistakes"]), "mistakes": signed(-p["cost"]),
+             "result": _plain(p["result"], by_chance)} for p in players]
+    caption = (_("Where each result came from, in percentage points of the chance to win: "
+                 "luck (the player's own dice), the others' dice, the others' mistakes and "
+                 "the player's own mistakes add up to what the player gained from the start "
+                 "to the result (above 0 is good for them).") if against else
+               _("Where each result came from, in points of expected score: luck (the "
+                 "player's own dice) and the player's own mistakes add up to what the player "
+                 "gained from the start to the result (above 0 is good for them).")
+               if not by_chance else
+               _("Where each result came from, in percentage points: luck (the player's own "
+                 "dice) and the player's own mistakes add up to what the player gained from "
+                 "the start to the result (above 0 is good for them)."))
+    return {"caption": caption, "columns": [{"key": k, "label": labels[k]} for k in keys],
+            "rows": [{k: row[k] for k in keys} for row in rows]}
 
 
 def table_words(by_chance: bool) -> dict[str, str]:

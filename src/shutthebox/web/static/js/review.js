@@ -60,7 +60,21 @@ function learner(review, room) {
       el("tbody", {}, ...players.map((p) => el("tr", {}, el("th", { scope: "row" }, p.player),
         el("td", { "data-label": t("Accuracy") }, p.accuracy.toFixed(1)),
         ...sizes.map((size) => el("td", { "data-size": size, "data-label": (review.chart && review.chart.legend[size]) || size }, String(p.sizes[size] ?? 0))))))),
+    luckTable(review.chart && review.chart.luck),
     valueChart(review, room),
     marks.length ? el("ol", { className: "marks" }, ...marks.map((m) =>
       el("li", { className: `mark-text ${m.size}`, "data-size": m.size, "data-index": m.index }, m.text))) : null);
+}
+
+/** Where each player's result came from: their own dice (luck), the others' dice and
+ * mistakes, their own mistakes; the words and figures are the server's. */
+function luckTable(words) {
+  if (!words || !words.rows.length) return null;
+  const [first, ...rest] = words.columns;
+  return el("table", { className: "luck-terms stack" },
+    el("caption", {}, words.caption),
+    el("thead", {}, el("tr", {}, ...words.columns.map((c) => el("th", { scope: "col" }, c.label)))),
+    el("tbody", {}, ...words.rows.map((row) => el("tr", {},
+      el("th", { scope: "row" }, row[first.key]),
+      ...rest.map((c) => el("td", { "data-term": c.key, "data-label": c.label }, row[c.key]))))));
 }
