@@ -452,7 +452,8 @@ def test_host_actions_and_comebacks_at_once_change_the_table_once_each(
         thread.start()
     for thread in threads:
         thread.join(30)
-    assert len(answers) == 24 and set(answers) <= {200, 409}, answers
+    # (past the host's table actions of a turn, 429: see table_actions)
+    assert len(answers) == 24 and set(answers) <= {200, 409, 429}, answers
     after = client.get(f"/api/games/{state['id']}").json()
     kinds = [k for k in types(after) if k in ("pause", "resume")]
     assert kinds == ["pause", "resume"] * (len(kinds) // 2) + ["pause"] * (len(kinds) % 2)

@@ -27,6 +27,7 @@ from shutthebox.web.play.seats import (
 from shutthebox.web.play.series import RematchError
 from shutthebox.web.play.service import NotYourTurnError
 from shutthebox.web.play.table import NotTheHostError, TableStateError
+from shutthebox.web.play.table_actions import TooManyTableActionsError
 from shutthebox.web.social.reactions import TooManyReactionsError
 from shutthebox.web.solving.work import ServerBusyError, TooMuchWorkError
 
@@ -59,8 +60,9 @@ REFUSED: dict[int | str, dict[str, Any]] = {
         (413, "a body over 64 KiB"),
         (415, "a body that is not JSON"),
         (422, "a body or parameter of the wrong shape"),
-        (429, "too many requests, connections, unknown invites, reactions or solver "
-              "requests from this client: wait for Retry-After seconds"),
+        (429, "too many requests, connections, unknown invites, reactions, solver "
+              "requests from this client, or the host's table actions this turn: wait for "
+              "Retry-After seconds"),
         (431, "request headers over 16 KiB"),
         (503, "the database is briefly away, or the server's solver or connections are "
               "full: try again after Retry-After seconds"),
@@ -84,6 +86,7 @@ REFUSALS: dict[type[Exception], tuple[int, str | None, dict[str, str] | None]] =
     TooMuchWorkError: (429, None, {"Retry-After": "1"}),
     TooManyGuessesError: (429, None, {"Retry-After": "1"}),
     TooManyReactionsError: (429, None, {"Retry-After": "1"}),
+    TooManyTableActionsError: (429, None, {"Retry-After": "10"}),
     RematchError: (409, None, None),
     ServerBusyError: (503, None, {"Retry-After": "5"}),
     ShutTheBoxError: (400, None, None),
