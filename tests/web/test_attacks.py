@@ -30,13 +30,7 @@ from shutthebox.rules import Rules
 from shutthebox.solver.cost import largest_limit
 from shutthebox.web.solving.work import SolverWork, TableDroppedError, TooMuchWorkError
 from shutthebox.web.solving.workers import SolverPool
-from tests.webserver import Server, database, free_port
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database(request.param, tmp_path) as url:
-        yield url
+from tests.web.webserver import Server, free_port
 
 
 @contextlib.contextmanager

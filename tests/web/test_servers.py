@@ -8,7 +8,6 @@ import asyncio
 import json
 import os
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,37 +18,7 @@ from websockets.sync.client import connect
 
 from shutthebox.web import create_app
 from shutthebox.web.api.checks import RateLimits
-from tests.webserver import POSTGRES, Proxy, Server, database, first_legal, postgres_problem
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database(request.param, tmp_path) as url:
-        yield url
-
-
-def until_human(server: Server, state: dict[str, Any], timeout: float = 30) -> dict[str, Any]:
-    deadline = time.monotonic() + timeout
-    while state["status"] != "over" and not state["pending"]["human"]:
-        assert time.monotonic() < deadline, state["pending"]
-        time.sleep(0.05)
-        state = server.get(f"/api/games/{state['id']}").json()
-    return state
-
-
-def play(server: Server, state: dict[str, Any], tokens: dict[str, str],
-         moves: int = 10_000) -> dict[str, Any]:
-    """Play the humans' first legal moves (``moves`` of them, or to the end); the last
-    acknowledged state."""
-    for _ in range(moves):
-        state = until_human(server, state)
-        if state["status"] == "over":
-            return state
-        path, body = first_legal(state)
-        answer = server.post(path, body, token=tokens[str(state["pending"]["seat"])])
-        assert answer.status_code == 200, answer.text
-        state = answer.json()
-    return state
+from tests.web.webserver import POSTGRES, Proxy, Server, first_legal, play, postgres_problem
 
 
 def live_url(server: Server, game_id: str, since: int) -> str:
@@ -177,7 +146,7 @@ def test_a_database_that_goes_away_answers_503_then_recovers_without_a_restart(
     problem = postgres_problem()
     if problem is not None:
         pytest.skip(f"PostgreSQL tests skipped: {problem}")
-    from tests.webserver import postgres_schema
+    from tests.web.webserver import postgres_schema
 
     proxy = Proxy(5432).start()
     with postgres_schema() as url:

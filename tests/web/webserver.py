@@ -172,6 +172,30 @@ def first_legal(state: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return f"{base}/shut", {"tiles": pending["legal"][0], "event": event}
 
 
+def until_human(server: Server, state: dict[str, Any], timeout: float = 30) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while state["status"] != "over" and not state["pending"]["human"]:
+        assert time.monotonic() < deadline, state["pending"]
+        time.sleep(0.05)
+        state = server.get(f"/api/games/{state['id']}").json()
+    return state
+
+
+def play(server: Server, state: dict[str, Any], tokens: dict[str, str],
+         moves: int = 10_000) -> dict[str, Any]:
+    """Play the humans' first legal moves (``moves`` of them, or to the end); the last
+    acknowledged state."""
+    for _ in range(moves):
+        state = until_human(server, state)
+        if state["status"] == "over":
+            return state
+        path, body = first_legal(state)
+        answer = server.post(path, body, token=tokens[str(state["pending"]["seat"])])
+        assert answer.status_code == 200, answer.text
+        state = answer.json()
+    return state
+
+
 class Proxy:
     """A TCP proxy in front of a server (PostgreSQL, say) that a test can cut and restore,
     as a network or a database restart would."""

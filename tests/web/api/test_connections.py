@@ -16,7 +16,7 @@ import uvicorn
 from websockets.sync.client import connect
 
 from shutthebox.web.api.connections import CONTINUE, HeadWithBody, HttpProtocol, WebSocketProtocol
-from tests.webserver import free_port
+from tests.web.webserver import free_port
 
 CONNECTION_TYPES = ("HttpToolsProtocol", "HttpProtocol", "WebSocketsSansIOProtocol",
                     "WebSocketProtocol", "_SelectorSocketTransport", "HttpRequestParser",

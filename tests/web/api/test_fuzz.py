@@ -10,23 +10,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
-from tests.webserver import Server, database
+from tests.web.webserver import Server
 
 CHECKS = ("not_a_server_error,status_code_conformance,content_type_conformance,"
           "response_schema_conformance,response_headers_conformance")
 """A server error, or an answer the description does not document (its status, its type,
 its body or its headers)."""
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database(request.param, tmp_path) as url:
-        yield url
 
 
 def test_the_api_fuzzed_from_its_description_answers_as_documented(

@@ -18,9 +18,6 @@ from shutthebox.language import LANGUAGES, _, speaking
 from shutthebox.match import Match, MatchConfig
 from shutthebox.narration import format_text, rules_text, tell
 from shutthebox.rules import Rules
-from tests.test_web_api import client, database_url, pool
-
-__all__ = ["client", "database_url", "pool"]        # the API tests' fixtures
 
 HOSTS = ("testserver",)
 TRANSLATED = [code for code in LANGUAGES if code != "en"]

@@ -21,7 +21,7 @@ from shutthebox.match import replay
 from shutthebox.rules import PRESETS
 from shutthebox.web import create_app
 from shutthebox.web.api.checks import RateLimits
-from tests.webserver import database
+from tests.web.webserver import database
 
 
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])

@@ -6,20 +6,15 @@ page scrolls sideways at 360 px, even with a 40-character name.
 from __future__ import annotations
 
 import json
-import time
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
-from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, ViewportSize
 
-from tests.test_web_browser import browser, server, shot
-from tests.webserver import Server
-
-__all__ = ["browser", "server"]       # fixtures shared with the other browser tests
+from tests.web.page.browsing import play_seat, serious, shot
+from tests.web.webserver import Server
 
 LONG_NAME = "Wolfeschlegelsteinhausenbergerdorff Sr.."  # 40 characters, one long word
 assert len(LONG_NAME) == 40
@@ -37,34 +32,6 @@ READY = {
     "history": "#history .card",
     "stats": "#stats svg.chart",
 }
-
-
-def act(server: Server, game: str, token: str, path: str, body: dict[str, Any]) -> Any:
-    answer = httpx.post(f"{server.url}/api/games/{game}/{path}", json=body, timeout=30,
-                        headers={"Authorization": f"Bearer {token}",
-                                 "Idempotency-Key": uuid.uuid4().hex})
-    assert answer.status_code == 200, answer.text
-    return answer.json()
-
-
-def play_seat(server: Server, game: str, token: str, seat: int, until_shut: bool) -> None:
-    """Plays one seat through the API (first legal move), waiting out the computers."""
-    for _ in range(500):
-        state = server.get(f"/api/games/{game}").json()
-        pending = state["pending"]
-        if state["status"] == "over" or (until_shut and pending["kind"] == "shut"):
-            return
-        if pending["seat"] != seat:
-            time.sleep(0.05)
-            continue
-        if pending["kind"] == "roll":
-            act(server, game, token, "roll", {"event": state["event_count"]})
-        elif pending["kind"] == "choose-dice":
-            act(server, game, token, "dice", {"dice": 2, "event": state["event_count"]})
-        elif pending["kind"] == "shut":
-            act(server, game, token, "shut", {"tiles": pending["legal"][0],
-                                              "event": state["event_count"]})
-    raise AssertionError("the game did not end")
 
 
 @pytest.fixture(scope="module")
@@ -120,13 +87,6 @@ def open_view(page: Page, server: Server, games: dict[str, Any], view: str) -> N
     page.goto(server.url + address(view, games))
     page.wait_for_selector(READY[view], state="attached")
     page.wait_for_timeout(100)                  # let the last animation frame settle
-
-
-def serious(page: Page) -> list[str]:
-    results = Axe().run(page)
-    assert results.response["passes"], "axe-core did not run"
-    return [f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}"
-            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
 
 
 def test_no_serious_accessibility_violation_on_any_page(

@@ -15,10 +15,9 @@ import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 
 from shutthebox import __version__
-from tests.test_web_browser import ARGS, CHROMIUM, PHONE, browser, server, shot, watch_console
-from tests.webserver import Server
+from tests.web.page.browsing import ARGS, CHROMIUM, PHONE, shot, watch_console
+from tests.web.webserver import Server
 
-__all__ = ["browser", "server"]       # fixtures shared with the other browser tests
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")]
 

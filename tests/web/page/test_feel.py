@@ -11,19 +11,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 
-from tests.test_web_browser import (
-    CHROMIUM,
-    browser,
-    click_move,
-    new_game,
-    next_action,
-    server,
-    shot,
-    watch_console,
-)
-from tests.webserver import Server
+from tests.web.page.browsing import CHROMIUM, click_move, new_game, next_action, shot, watch_console
+from tests.web.webserver import Server
 
-__all__ = ["browser", "server"]       # fixtures shared with the other browser tests
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")]
 

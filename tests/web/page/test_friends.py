@@ -8,21 +8,17 @@ from __future__ import annotations
 
 from playwright.sync_api import Browser, Page
 
-from tests.test_web_browser import (
+from tests.web.page.browsing import (
     PHONE,
-    browser,
     click_move,
     events,
     new_game,
     next_action,
     open_page,
-    server,
     shot,
     wait_for_more_events,
 )
-from tests.webserver import Server
-
-__all__ = ["browser", "server"]       # fixtures shared with the other browser tests
+from tests.web.webserver import Server
 
 
 def test_two_friends_play_a_whole_game_live(browser: Browser, server: Server) -> None:

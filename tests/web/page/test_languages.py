@@ -14,11 +14,8 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from shutthebox.language import LANGUAGES, _, speaking
-from tests.test_web_browser import browser, server, shot
-from tests.test_web_page_access import play_seat, serious
-from tests.webserver import Server
-
-__all__ = ["browser", "server"]       # fixtures shared with the other browser tests
+from tests.web.page.browsing import play_seat, serious, shot
+from tests.web.webserver import Server
 
 pytestmark = pytest.mark.browser
 

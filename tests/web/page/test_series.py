@@ -12,20 +12,16 @@ from typing import Any
 
 from playwright.sync_api import Browser
 
-from tests.test_web_browser import (
+from tests.web.page.browsing import (
     PHONE,
-    browser,
     join_by_invite,
     new_game,
     open_page,
-    server,
+    serious,
     shot,
     tokens_of,
 )
-from tests.test_web_page_access import serious
-from tests.webserver import Server, first_legal
-
-__all__ = ["browser", "server"]       # fixtures shared with the other browser tests
+from tests.web.webserver import Server, first_legal
 
 BUBBLE_SEEN = """() => {
   window.reactionsSeen = [];

@@ -15,18 +15,8 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 
-from tests.test_web_browser import (
-    NEXT_ACTION,
-    browser,
-    join_by_invite,
-    open_page,
-    server,
-    shot,
-    tokens_of,
-)
-from tests.webserver import Server, first_legal
-
-__all__ = ["browser", "server"]       # fixtures shared with the other browser tests
+from tests.web.page.browsing import NEXT_ACTION, join_by_invite, open_page, shot, tokens_of
+from tests.web.webserver import Server, first_legal
 
 CLOCK = 3
 """Seconds a decision: short, so that the test waits little for three timeouts."""

@@ -16,18 +16,7 @@ from shutthebox.web import create_app
 from shutthebox.web.api.checks import RateLimits
 from shutthebox.web.solving.workers import SolverPool
 from shutthebox.web.storage import GAMES, SEATS, SERIES, make_engine
-from tests.test_web_api import (
-    HOSTS,
-    bearer,
-    client,
-    database_url,
-    new_game,
-    play_out,
-    pool,
-    wait_for_human,
-)
-
-__all__ = ["client", "database_url", "pool"]        # the API tests' fixtures
+from tests.web.client import HOSTS, bearer, new_game, play_out, wait_for_human
 
 
 def finished(client: TestClient, **body: Any) -> dict[str, Any]:

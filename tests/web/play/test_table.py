@@ -28,10 +28,7 @@ from shutthebox.web.play.service import GameService, NotYourTurnError, SeatSpec
 from shutthebox.web.play.table import MISSED_TURNS
 from shutthebox.web.solving.workers import SolverPool
 from shutthebox.web.storage import make_engine
-from tests.test_web_api import client, database_url, pool
-from tests.webserver import first_legal, two_servers_on_postgresql
-
-__all__ = ["client", "database_url", "pool"]        # the API tests' fixtures
+from tests.web.webserver import first_legal, two_servers_on_postgresql
 
 HOSTS = ("testserver",)
 State = dict[str, Any]

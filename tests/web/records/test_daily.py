@@ -13,14 +13,9 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import Browser
 
 from shutthebox.web.records.daily import MAX_MOVES, box_of, replayed, today, turn_log
-from tests.test_web_api import (  # noqa: F401  (fixtures)
-    bearer,
-    client,
-    database_url,
-    pool,
-)
-from tests.test_web_browser import CHROMIUM, browser, open_page, shot  # noqa: F401
-from tests.webserver import Server
+from tests.web.client import bearer
+from tests.web.page.browsing import CHROMIUM, open_page, shot
+from tests.web.webserver import Server
 
 
 def play_daily(api: Any, pick: int) -> tuple[list[Any], list[list[int]], dict[str, Any]]:
@@ -45,7 +40,7 @@ def play_daily(api: Any, pick: int) -> tuple[list[Any], list[list[int]], dict[st
 
 
 def test_two_turns_of_the_day_see_the_same_dice_and_perfect_play(
-        client: TestClient) -> None:  # noqa: F811
+        client: TestClient) -> None:
     first, first_rolls, first_end = play_daily(client, 0)
     second, second_rolls, second_end = play_daily(client, -1)
     common = min(len(first_rolls), len(second_rolls))
@@ -62,7 +57,7 @@ def test_two_turns_of_the_day_see_the_same_dice_and_perfect_play(
 
 
 def test_a_token_keeps_one_result_a_day_and_the_table_ranks_them(
-        client: TestClient) -> None:  # noqa: F811
+        client: TestClient) -> None:
     moves, _, end = play_daily(client, 0)
     other, _, other_end = play_daily(client, -1)
     day = end["day"]
@@ -95,14 +90,14 @@ def test_a_token_keeps_one_result_a_day_and_the_table_ranks_them(
     ("/api/daily/turn", {"name": "\u202eevil"}, 400),
     ("/api/daily/results", {"moves": []}, 401),
 ])
-def test_odd_daily_requests_are_clear_4xx(client: TestClient, path: str,  # noqa: F811
+def test_odd_daily_requests_are_clear_4xx(client: TestClient, path: str,
                                           body: dict[str, Any], status: int) -> None:
     answer = client.post(path, json=body)
     assert answer.status_code == status, answer.text
     assert answer.json()["detail"]
 
 
-def test_an_unfinished_turn_is_not_kept(client: TestClient) -> None:  # noqa: F811
+def test_an_unfinished_turn_is_not_kept(client: TestClient) -> None:
     answer = client.post("/api/daily/results", json={"moves": []}, headers=bearer("c" * 24))
     assert answer.status_code == 400 and "not finished" in answer.json()["detail"]
     short = client.post("/api/daily/results", json={"moves": []}, headers=bearer("short"))
@@ -124,7 +119,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.mark.browser
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
-def test_the_daily_box_is_played_on_the_page_and_kept(browser: Browser,  # noqa: F811
+def test_the_daily_box_is_played_on_the_page_and_kept(browser: Browser,
                                                       server: Server) -> None:
     page, errors = open_page(browser)
     page.goto(f"{server.url}/daily")

@@ -10,17 +10,10 @@ from fastapi.testclient import TestClient
 
 from shutthebox.coach import analyse
 from shutthebox.coach.ratings import COMPUTER_RATINGS, START, K, expected, likeness
-from tests.test_web_api import (  # noqa: F401  (fixtures)
-    client,
-    database_url,
-    new_game,
-    play_out,
-    pool,
-    stored_match,
-)
+from tests.web.client import new_game, play_out, stored_match
 
 
-def rating(client: TestClient, name: str) -> Any:  # noqa: F811  (not the fixture)
+def rating(client: TestClient, name: str) -> Any:
     answer = client.get("/api/stats", params={"player": name})
     assert answer.status_code == 200, answer.text
     return answer.json()["rating"]
@@ -33,7 +26,7 @@ def share(final: dict[str, Any], seat: int) -> float:
 
 
 def test_ratings_move_the_right_way_after_a_won_and_a_lost_game(
-        client: TestClient) -> None:  # noqa: F811
+        client: TestClient) -> None:
     before = {"Ann": START, "Bo": START}
     for game in range(1, 4):
         state = new_game(client, players=[{"name": "Ann"}, {"name": "Bo"}])
@@ -57,7 +50,7 @@ def test_ratings_move_the_right_way_after_a_won_and_a_lost_game(
         before = {name: now[name]["rating"] for name in before}
 
 
-def test_a_computer_seat_stands_at_its_fixed_rating(client: TestClient) -> None:  # noqa: F811
+def test_a_computer_seat_stands_at_its_fixed_rating(client: TestClient) -> None:
     state = new_game(client, players=[{"name": "Cy"}, {"name": "Bot", "computer": "easy"}])
     final = play_out(client, state, state["tokens"])
     cy = share(final, 0)
@@ -75,7 +68,7 @@ def test_a_computer_seat_stands_at_its_fixed_rating(client: TestClient) -> None:
         assert accuracy is None
 
 
-def test_solo_games_are_not_rated(client: TestClient) -> None:  # noqa: F811
+def test_solo_games_are_not_rated(client: TestClient) -> None:
     state = new_game(client, players=[{"name": "Di"}])
     play_out(client, state, state["tokens"])
     assert rating(client, "Di") is None

@@ -15,18 +15,8 @@ from starlette.websockets import WebSocketDisconnect
 
 from shutthebox.table_talk import REACTIONS
 from shutthebox.web.social.reactions import BURST, RATE
-from tests.test_web_api import (
-    bearer,
-    client,
-    database_url,
-    new_game,
-    play_out,
-    pool,
-)
-from tests.test_web_servers import play
-from tests.webserver import two_servers_on_postgresql
-
-__all__ = ["client", "database_url", "pool"]        # the API tests' fixtures
+from tests.web.client import bearer, new_game, play_out
+from tests.web.webserver import play, two_servers_on_postgresql
 
 
 def react(client: TestClient, game_id: str, reaction: Any, token: str | None = None

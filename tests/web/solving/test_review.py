@@ -13,18 +13,9 @@ from fastapi.testclient import TestClient
 from playwright.sync_api import Browser
 
 from shutthebox.coach import analyse
-from tests.test_web_api import (  # noqa: F401  (fixtures)
-    bearer,
-    client,
-    database_url,
-    new_game,
-    play_out,
-    pool,
-    stored_match,
-    wait_for_human,
-)
-from tests.test_web_browser import CHROMIUM, browser, open_page, shot  # noqa: F401
-from tests.webserver import Server
+from tests.web.client import bearer, new_game, stored_match, wait_for_human
+from tests.web.page.browsing import CHROMIUM, open_page, shot
+from tests.web.webserver import Server
 
 
 def play_worst(api: TestClient, state: dict[str, Any], token: str) -> dict[str, Any]:
@@ -48,7 +39,7 @@ def play_worst(api: TestClient, state: dict[str, Any], token: str) -> dict[str, 
 
 
 def test_the_review_carries_the_coachs_analysis_and_its_chart_in_words(
-        client: TestClient) -> None:  # noqa: F811
+        client: TestClient) -> None:
     for _ in range(4):    # a game whose first roll leaves one choice has nothing to mark
         state = new_game(client, players=[{"name": "Ann"}, {"name": "Bot", "computer": "hard"}])
         final = play_worst(client, state, state["tokens"]["0"])
@@ -85,7 +76,7 @@ def test_the_review_carries_the_coachs_analysis_and_its_chart_in_words(
 
 
 def test_a_review_of_a_game_under_way_says_where_it_stands(
-        client: TestClient) -> None:  # noqa: F811
+        client: TestClient) -> None:
     state = new_game(client, players=[{"name": "Ann"}])
     rolled = client.post(f"/api/games/{state['id']}/roll", json={"event": state["event_count"]},
                          headers=bearer(state["tokens"]["0"])).json()
@@ -97,7 +88,7 @@ def test_a_review_of_a_game_under_way_says_where_it_stands(
 
 
 @pytest.mark.parametrize("game_id", ["nope", "x" * 5000, "%00", "../../etc/passwd", "1e9"])
-def test_a_review_of_no_game_is_a_clear_4xx(client: TestClient,  # noqa: F811
+def test_a_review_of_no_game_is_a_clear_4xx(client: TestClient,
                                             game_id: str) -> None:
     answer = client.get(f"/api/games/{game_id}/review")
     assert 400 <= answer.status_code < 500, answer.text
@@ -140,7 +131,7 @@ def worst_game(server: Server, name: str, strength: str) -> dict[str, Any]:
 
 @pytest.mark.browser
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
-def test_the_review_page_shows_the_chart_and_the_sentences(browser: Browser,  # noqa: F811
+def test_the_review_page_shows_the_chart_and_the_sentences(browser: Browser,
                                                            server: Server) -> None:
     for _ in range(4):
         final = worst_game(server, "Ann", "hard")
@@ -175,7 +166,7 @@ def test_the_review_page_shows_the_chart_and_the_sentences(browser: Browser,  # 
 
 @pytest.mark.browser
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
-def test_the_statistics_show_the_rating_its_line_and_likeness(browser: Browser,  # noqa: F811
+def test_the_statistics_show_the_rating_its_line_and_likeness(browser: Browser,
                                                               server: Server) -> None:
     for _ in range(2):
         worst_game(server, "Eve", "medium")

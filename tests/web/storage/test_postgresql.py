@@ -29,7 +29,7 @@ from shutthebox.web.storage import (
 )
 from shutthebox.web.storage.postgresql import AsyncWriter
 from shutthebox.web.storage.queries import Move, store_move
-from tests.webserver import database
+from tests.web.webserver import database
 
 
 @pytest.fixture

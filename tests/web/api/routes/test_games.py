@@ -12,15 +12,13 @@ import os
 import re
 import time
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, text
 
-from shutthebox.match import GameFormat, Match, MatchConfig, replay
+from shutthebox.match import GameFormat, Match, MatchConfig
 from shutthebox.narration import chances_text, format_text
 from shutthebox.rules import Rules
 from shutthebox.solver import solve
@@ -29,77 +27,8 @@ from shutthebox.web.api.checks import RateLimits
 from shutthebox.web.play.seats import INVITE_LENGTH
 from shutthebox.web.solving.workers import SolverPool
 from shutthebox.web.storage import make_engine, upgrade
-from tests.webserver import database, first_legal
-
-HOSTS = ("testserver",)
-
-
-@pytest.fixture(scope="module")
-def pool() -> Iterator[SolverPool]:
-    shared = SolverPool()
-    yield shared
-    shared.close()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    with database(request.param, tmp_path) as url:
-        yield url
-
-
-@pytest.fixture
-def client(database_url: str, pool: SolverPool) -> Iterator[TestClient]:
-    app = create_app(database_url, allowed_hosts=HOSTS, computer_delay=0,
-                     limits=RateLimits(0, 0), pool=pool)
-    with TestClient(app) as running:
-        yield running
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def new_game(client: TestClient, **body: Any) -> dict[str, Any]:
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.text
-    data: dict[str, Any] = response.json()
-    return data
-
-
-def wait_for_human(client: TestClient, state: dict[str, Any],
-                   timeout: float = 30) -> dict[str, Any]:
-    """The game once the server has played its steps (computers, roll-offs)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        pending = state["pending"]
-        if state["status"] == "over" or (pending["human"] and state["status"] == "playing"):
-            return state
-        assert time.monotonic() < deadline, f"the server did not move on: {pending}"
-        time.sleep(0.05)
-        state = client.get(f"/api/games/{state['id']}").json()
-
-
-def play_out(client: TestClient, state: dict[str, Any], tokens: dict[str, str]
-             ) -> dict[str, Any]:
-    """Play the humans' seats with the first legal move until the game is over."""
-    while True:
-        state = wait_for_human(client, state)
-        if state["status"] == "over":
-            return state
-        path, body = first_legal(state)
-        token = tokens[str(state["pending"]["seat"])]
-        response = client.post(path, json=body, headers=bearer(token))
-        assert response.status_code == 200, response.text
-        state = response.json()
-
-
-def stored_match(client: TestClient, game_id: str) -> Match:
-    stored = client.get(f"/api/games/{game_id}").json()
-    events = [e for e in stored["events"] if e["type"] not in ("seats", "join")]
-    return replay({"version": 1, "rules": stored["rules"], "format": stored["format"],
-                   "players": [p["name"] for p in stored["players"]],
-                   "stake": stored["stake"], "events": events})
-
+from tests.web.client import HOSTS, bearer, new_game, play_out, stored_match, wait_for_human
+from tests.web.webserver import first_legal
 
 # --- playing ------------------------------------------------------------------------
 
@@ -780,7 +709,7 @@ def test_the_page_keeps_no_words_of_the_game_of_its_own() -> None:
     from shutthebox.narration import format_text, page_sentences
     from shutthebox.rules import PRESETS
 
-    static = Path(__file__).resolve().parent.parent / "src/shutthebox/web/static"
+    static = Path(__file__).resolve().parents[4] / "src/shutthebox/web/static"
     assert not (static / "js/words.js").exists()
     text = "\n".join(p.read_text() for p in [*static.glob("js/**/*.js"), static / "index.html"])
     # what a reader can be shown, not what the code says to its readers
