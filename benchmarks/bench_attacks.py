@@ -5,7 +5,7 @@ answers on 127.0.0.1:5432). During each attack another client (from another loop
 address, 127.0.0.2) asks for ``/api/presets`` every 50 ms; for each attack the script prints
 what was sent, what came back, the attack's 5xx count and the other client's answer times
 (p50, p99, max) and failures. At the end it counts tracebacks in the server's log. Prints
-figures; asserts nothing (``tests/test_web_attacks.py`` holds the server to its answers).
+figures; asserts nothing (``tests/web/test_attacks.py`` holds the server to its answers).
 
     python benchmarks/bench_attacks.py [--database sqlite|postgresql|both] [--markdown]
 """
@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from report import Figures, add_arguments
 
-from tests.webserver import Server, postgres_problem, postgres_schema
+from tests.web.webserver import Server, postgres_problem, postgres_schema
 
 MINIMUM = 2.0
 """Seconds the other client asks during each attack, at least (the attack and after it)."""

@@ -26,7 +26,7 @@ from websockets.sync.client import connect
 
 from shutthebox.rules import Rules
 from shutthebox.solver.cost import largest_limit, table_seconds
-from tests.webserver import Server
+from tests.web.webserver import Server
 
 GOALS = {9: 0.5, 12: 2.0}
 

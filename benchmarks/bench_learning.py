@@ -57,7 +57,7 @@ def ratings(figures: Figures) -> None:
     from shutthebox.web.records.ratings import current_ratings
     from shutthebox.web.solving.workers import SolverPool
     from shutthebox.web.storage import make_engine
-    from tests.test_web_api import play_out as play_api
+    from tests.web.client import play_out as play_api
 
     names = ["Ann", "Bo", "Cy", "Di"]
     pool = SolverPool()

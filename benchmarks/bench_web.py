@@ -56,7 +56,7 @@ from websockets.http11 import Response
 from websockets.uri import parse_uri
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.webserver import Server, postgres_problem, postgres_schema
+from tests.web.webserver import Server, postgres_problem, postgres_schema
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from report import Figures as Table

@@ -13,6 +13,12 @@ file points ``SHUTTHEBOX_HOME`` at a temporary folder:
 
 At the end of the run the user's folder is compared with what it was at the start, and a
 change fails the run.
+
+It also holds the one fixture that tests at two levels share: ``browser``, Debian's chromium
+for the page's tests (``tests/web/page/``) and for the README's pictures
+(``tests/test_docs_pictures.py``). Fixtures of a part of the package live in the
+``conftest.py`` of its folder (``tests/web/conftest.py``, ``tests/web/page/conftest.py``);
+no test module imports another.
 """
 
 from __future__ import annotations
@@ -22,10 +28,14 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from shutthebox.paths import data_home
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 USER_DATA = data_home()
 """The user's own data folder, as the environment named it before the tests."""
@@ -55,6 +65,19 @@ def data_folder_of_its_own(tmp_path_factory: pytest.TempPathFactory,
     (folder / "match").symlink_to(PROCESS_DATA / "match", target_is_directory=True)
     monkeypatch.setenv("SHUTTHEBOX_HOME", str(folder))
     yield folder
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    # imported here: a run of tests that need no browser does not load Playwright
+    from playwright.sync_api import sync_playwright
+
+    from tests.web.page.browsing import ARGS, CHROMIUM
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

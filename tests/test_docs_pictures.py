@@ -23,14 +23,12 @@ from shutthebox.match import GameFormat, MatchConfig
 from shutthebox.rules import Rules
 from shutthebox.terminal.app import ShutTheBoxApp
 from shutthebox.terminal.session import GameSession
-from tests.test_web_browser import CHROMIUM, browser, new_game, next_action
-from tests.webserver import Server
+from tests.web.page.browsing import CHROMIUM, new_game, next_action
+from tests.web.webserver import Server
 
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
 LARGEST = 120_000
 """Bytes: the README's pictures are for a glance, not for zooming."""
-
-__all__ = ["browser"]                   # the browser tests' fixture, shared
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 

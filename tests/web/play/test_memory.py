@@ -1,0 +1,38 @@
+"""The games and tokens a server keeps in memory stay bounded, and those it let go of read back
+from the database.
+
+Every test here runs twice: on SQLite and on a fresh PostgreSQL schema (skipped, saying so,
+when PostgreSQL does not answer on 127.0.0.1:5432).
+"""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tests.web.client import bearer, new_game
+from tests.web.webserver import first_legal
+
+
+def test_a_long_running_server_keeps_a_bounded_number_of_games_and_tokens_at_hand(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    from shutthebox.web.play import memory as module
+
+    monkeypatch.setattr(module, "GAMES_IN_MEMORY", 3)
+    monkeypatch.setattr(module, "HOLDERS_IN_MEMORY", 4)
+    service = client.app.state.service        # type: ignore[attr-defined]
+    games = [new_game(client, players=[{"name": f"P{i}"}]) for i in range(8)]
+    for game in games:                          # spectators read finished and open games
+        assert client.get(f"/api/games/{game['id']}").status_code == 200
+    assert len(service.cache.games) <= 3 and len(service.cache.locks) <= 3
+    assert len(service.cache.holders) <= 4
+    first = games[0]                            # its token and game long out of memory
+    listed = client.get("/api/games", headers={"X-Seat-Tokens": first["tokens"]["0"]})
+    assert [g["id"] for g in listed.json()] == [first["id"]]
+    seen = client.get(f"/api/games/{first['id']}", headers=bearer(first["tokens"]["0"]))
+    assert seen.json()["you"] == [0]
+    if first["status"] != "over":
+        path, body = first_legal(first)
+        moved = client.post(path, json=body, headers=bearer(first["tokens"]["0"]))
+        assert moved.status_code == 200, moved.text
+    assert len(service.cache.holders) <= 4

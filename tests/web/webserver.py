@@ -1,0 +1,259 @@
+"""Real servers and databases for the web tests: `shutthebox serve` processes on 127.0.0.1,
+SQLite files, and PostgreSQL schemas made fresh for a test (when PostgreSQL answers on
+127.0.0.1:5432; the tests that need it skip and say so when it does not)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+POSTGRES = os.environ.get("SHUTTHEBOX_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def postgres_problem() -> str | None:
+    """None if PostgreSQL answers at :data:`POSTGRES`, else why not."""
+    try:
+        import psycopg
+    except ImportError:
+        return "psycopg is not installed (pip install -e '.[postgres]')"
+    try:
+        with psycopg.connect(POSTGRES, connect_timeout=3) as connection:
+            connection.execute("SELECT 1")
+    except psycopg.Error as error:
+        return f"PostgreSQL does not answer at {POSTGRES}: {str(error).strip()[:120]}"
+    return None
+
+
+@contextmanager
+def postgres_schema() -> Iterator[str]:
+    """A database URL whose tables live in a fresh schema, dropped afterwards."""
+    import psycopg
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(POSTGRES, autocommit=True) as connection:
+        connection.execute(f"CREATE SCHEMA {schema}")
+    try:
+        yield f"{POSTGRES}?options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(POSTGRES, autocommit=True) as connection:
+            connection.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@contextmanager
+def database(kind: str, folder: Path) -> Iterator[str]:
+    """A fresh database URL of the kind ``sqlite`` or ``postgresql``."""
+    if kind == "sqlite":
+        yield f"sqlite:///{folder / f'games-{secrets.token_hex(4)}.sqlite'}"
+        return
+    import pytest
+
+    problem = postgres_problem()
+    if problem is not None:
+        pytest.skip(f"PostgreSQL tests skipped: {problem}")
+    with postgres_schema() as url:
+        yield url
+
+
+class Server:
+    """A `shutthebox serve` process: started, killed (-9) and restarted on one database."""
+
+    def __init__(self, home: Path, workers: int = 1, database_url: str | None = None,
+                 computer_delay: float = 0.0, rate_limit: float = 0.0,
+                 extra: tuple[str, ...] = ()) -> None:
+        self.home = home
+        self.workers = workers
+        self.database_url = database_url
+        self.computer_delay = computer_delay
+        self.rate_limit = rate_limit
+        self.extra = extra
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Server:
+        env = {**os.environ, "SHUTTHEBOX_HOME": str(self.home)}
+        command = [sys.executable, "-m", "shutthebox", "serve", "--port", str(self.port),
+                   "--workers", str(self.workers), "--computer-delay",
+                   str(self.computer_delay), "--rate-limit", str(self.rate_limit),
+                   *self.extra]
+        if self.database_url:
+            command += ["--database-url", self.database_url]
+        self.log = self.home / f"serve-{self.port}.log"   # the server's errors, if any
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
+                                            stderr=log, start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/presets", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        """Stop the server at once, as a crash would (SIGKILL): its uvicorn workers and
+        solver workers too (its process group), which would outlive their parent."""
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+            self.process = None
+
+    def post(self, path: str, body: dict[str, Any] | None = None,
+             token: str | None = None, key: str | None = None) -> httpx.Response:
+        headers = {}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        if key:
+            headers["Idempotency-Key"] = key
+        return httpx.post(f"{self.url}{path}", json=body or {}, headers=headers, timeout=30)
+
+    def get(self, path: str, token: str | None = None) -> httpx.Response:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return httpx.get(f"{self.url}{path}", headers=headers, timeout=30)
+
+
+@contextmanager
+def two_servers_on_postgresql(folder: Path) -> Iterator[tuple[Server, Server]]:
+    """Two server processes on one fresh PostgreSQL schema, each with a home of its own in
+    ``folder`` (the test is skipped when PostgreSQL does not answer); both killed after."""
+    with database("postgresql", folder) as url:
+        servers: list[Server] = []
+        try:
+            for home in ("one", "two"):
+                (folder / home).mkdir()
+                servers.append(Server(folder / home, database_url=url).start())
+            yield servers[0], servers[1]
+        finally:
+            for server in servers:
+                server.kill()
+
+
+def first_legal(state: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The path and body of the first legal action for the pending seat."""
+    pending = state["pending"]
+    base = f"/api/games/{state['id']}"
+    event = state["event_count"]
+    if pending["kind"] == "roll":
+        return f"{base}/roll", {"event": event}
+    if pending["kind"] == "choose-dice":
+        return f"{base}/dice", {"dice": 2, "event": event}
+    return f"{base}/shut", {"tiles": pending["legal"][0], "event": event}
+
+
+def until_human(server: Server, state: dict[str, Any], timeout: float = 30) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while state["status"] != "over" and not state["pending"]["human"]:
+        assert time.monotonic() < deadline, state["pending"]
+        time.sleep(0.05)
+        state = server.get(f"/api/games/{state['id']}").json()
+    return state
+
+
+def play(server: Server, state: dict[str, Any], tokens: dict[str, str],
+         moves: int = 10_000) -> dict[str, Any]:
+    """Play the humans' first legal moves (``moves`` of them, or to the end); the last
+    acknowledged state."""
+    for _ in range(moves):
+        state = until_human(server, state)
+        if state["status"] == "over":
+            return state
+        path, body = first_legal(state)
+        answer = server.post(path, body, token=tokens[str(state["pending"]["seat"])])
+        assert answer.status_code == 200, answer.text
+        state = answer.json()
+    return state
+
+
+class Proxy:
+    """A TCP proxy in front of a server (PostgreSQL, say) that a test can cut and restore,
+    as a network or a database restart would."""
+
+    def __init__(self, target_port: int, target_host: str = "127.0.0.1") -> None:
+        self.target = (target_host, target_port)
+        self.port = free_port()
+        self._listener: socket.socket | None = None
+        self._open: list[socket.socket] = []
+        self._lock = threading.Lock()
+
+    def start(self) -> Proxy:
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind(("127.0.0.1", self.port))
+        listener.listen(64)
+        self._listener = listener
+        threading.Thread(target=self._accept, args=(listener,), daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        """Refuse new connections and cut the open ones."""
+        if self._listener is not None:
+            with contextlib.suppress(OSError):   # wakes the thread blocked in accept()
+                self._listener.shutdown(socket.SHUT_RDWR)
+            self._listener.close()
+            self._listener = None
+        with self._lock:
+            for connection in self._open:
+                with contextlib.suppress(OSError):
+                    connection.shutdown(socket.SHUT_RDWR)
+                connection.close()
+            self._open.clear()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            upstream.settimeout(None)
+            with self._lock:
+                self._open += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            with contextlib.suppress(OSError):
+                sink.shutdown(socket.SHUT_WR)
