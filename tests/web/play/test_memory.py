@@ -36,3 +36,23 @@ def test_a_long_running_server_keeps_a_bounded_number_of_games_and_tokens_at_han
         moved = client.post(path, json=body, headers=bearer(first["tokens"]["0"]))
         assert moved.status_code == 200, moved.text
     assert len(service.cache.holders) <= 4
+
+
+def test_the_games_kept_in_memory_are_let_go_least_recently_played_first(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game being played stays in memory however long ago it began; the games nobody
+    has touched for longest go first."""
+    from shutthebox.web.play import memory as module
+
+    monkeypatch.setattr(module, "GAMES_IN_MEMORY", 3)
+    service = client.app.state.service        # type: ignore[attr-defined]
+    first = new_game(client, players=[{"name": "First"}])
+    others = []
+    for index in range(5):
+        others.append(new_game(client, players=[{"name": f"P{index}"}]))
+        watched = client.get(f"/api/games/{first['id']}")    # its player looks again
+        assert watched.status_code == 200, watched.text
+    kept = set(service.cache.games)
+    assert first["id"] in kept                  # looked at all along: never let go
+    assert others[0]["id"] not in kept          # the least recently touched
+    assert len(kept) <= 3

@@ -26,6 +26,7 @@ from shutthebox.web.api.checks import RateLimits
 from shutthebox.web.play.seats import SeatKind
 from shutthebox.web.play.service import GameService, NotYourTurnError, SeatSpec
 from shutthebox.web.play.table import MISSED_TURNS
+from shutthebox.web.play.table_actions import HOST_ACTIONS_A_TURN
 from shutthebox.web.solving.workers import SolverPool
 from shutthebox.web.storage import make_engine
 from tests.web.webserver import first_legal, two_servers_on_postgresql
@@ -481,3 +482,30 @@ def test_who_is_at_the_table_reaches_the_feeds_of_another_process(tmp_path: Path
                 assert arrived["online"] == [0] and arrived["text"] == "Ann is here"
             left = heard()
             assert left["online"] == [] and left["text"] == "Ann left"
+
+
+def test_the_host_pausing_and_resuming_in_a_loop_is_refused_before_the_log_grows(
+        client: TestClient) -> None:
+    """A game's log is bounded: the host's table actions are capped a turn (429, saying to
+    wait for the turn's end) and a game; nothing refused is stored."""
+    state, tokens = friends_game(client, clock=60)
+    game_id, host = state["id"], bearer(tokens[0])
+    answers = []
+    for action in ["pause", "resume"] * (HOST_ACTIONS_A_TURN // 2 + 3):
+        answers.append(client.post(f"/api/games/{game_id}/table/{action}", headers=host))
+    statuses = [answer.status_code for answer in answers]
+    assert statuses[:HOST_ACTIONS_A_TURN] == [200] * HOST_ACTIONS_A_TURN
+    assert set(statuses[HOST_ACTIONS_A_TURN:]) == {429}
+    assert "this turn" in answers[-1].json()["detail"]
+    stored = client.get(f"/api/games/{game_id}").json()["event_count"]
+    assert stored == state["event_count"] + HOST_ACTIONS_A_TURN
+
+
+def test_a_game_the_host_ended_can_be_played_again(client: TestClient) -> None:
+    state, tokens = friends_game(client, clock=60)
+    game_id = state["id"]
+    ended = client.post(f"/api/games/{game_id}/table/end", headers=bearer(tokens[0]))
+    assert ended.status_code == 200, ended.text
+    again = client.post(f"/api/games/{game_id}/rematch", headers=bearer(tokens[1]))
+    assert again.status_code == 200, again.text
+    assert again.json()["game_id"] != game_id

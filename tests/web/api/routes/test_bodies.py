@@ -1,5 +1,5 @@
-"""The fast lane: new games and well-formed actions take it, bodies of other shapes go to the
-FastAPI routes, and either way the answers are the same.
+"""New games and actions whatever the shape of their bodies (well formed, lax, refused): the
+answers, statuses, messages and headers of the API.
 
 Every test here runs twice: on SQLite and on a fresh PostgreSQL schema (skipped, saying so,
 when PostgreSQL does not answer on 127.0.0.1:5432).
@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from tests.web.client import bearer, new_game
 
 
-def test_new_games_get_the_routes_answers_through_the_fast_lane(client: TestClient) -> None:
+def test_new_games_of_every_body_get_the_answers_of_the_api(client: TestClient) -> None:
     made = client.post("/api/games", json={"players": [{"name": "Ann"}, {"name": "Bob"}],
                                              "stake": "0.50"})
     assert made.status_code == 201 and made.json()["tokens"]["0"]
@@ -27,8 +27,8 @@ def test_new_games_get_the_routes_answers_through_the_fast_lane(client: TestClie
 
 
 def test_actions_of_every_shape_get_the_answers_of_the_api(client: TestClient) -> None:
-    """Well-formed actions take the fast lane; bodies of other shapes go to the FastAPI
-    routes. Either way: the same answers, statuses, messages and headers."""
+    """Well-formed actions and bodies of other shapes (a number as a string, a boolean):
+    the answers, statuses, messages and headers the API documents."""
     state = new_game(client, players=[{"name": "Ann"}])
     game, token = f"/api/games/{state['id']}", bearer(state["tokens"]["0"])
     lax = client.post(f"{game}/roll", json={"event": str(state["event_count"])},
