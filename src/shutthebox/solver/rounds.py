@@ -36,12 +36,10 @@ IntArray = npt.NDArray[np.int64]
 @cache
 def _ranks(rules: Rules) -> tuple[IntArray, IntArray]:
     """The distinct scores best first, and each mask's rank among them."""
-    scores = score_array(rules)
-    distinct = np.unique(scores)
-    if not rules.lower_is_better:
-        distinct = distinct[::-1]
-    order = {int(s): i for i, s in enumerate(distinct)}
-    return distinct, np.array([order[int(s)] for s in scores], dtype=np.int64)
+    distinct, place = np.unique(score_array(rules), return_inverse=True)
+    if rules.lower_is_better:
+        return distinct, place.astype(np.int64)
+    return distinct[::-1].copy(), (len(distinct) - 1 - place).astype(np.int64)
 
 
 COMPILED_WORK = 1 << 20
