@@ -24,9 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from shutthebox.rules import Rules
+from shutthebox.solver.compiled import compiled
 from shutthebox.solver.match_kernels import successors
 from shutthebox.solver.solve import EPSILON
 
@@ -34,7 +34,7 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
 
-@njit(cache=True)
+@compiled()
 def _solve_mask(mask: int, b: int, values: FloatArray, tie: FloatArray,  # pragma: no cover
                 worse: FloatArray, final: FloatArray, rank: IntArray,
                 codes: npt.NDArray[np.int8], group_start: IntArray, probability: FloatArray,
@@ -87,7 +87,7 @@ def _solve_mask(mask: int, b: int, values: FloatArray, tie: FloatArray,  # pragm
             values[mask, w], tie[mask, w], worse[mask, w] = total, total_tie, total_worse
 
 
-@njit(cache=True)
+@compiled()
 def _sweep(below: FloatArray, at: FloatArray, rank: IntArray,  # pragma: no cover (compiled)
            by_rank_start: IntArray, by_rank: IntArray, codes: npt.NDArray[np.int8],
            group_start: IntArray, probability: FloatArray, start: IntArray, succ: IntArray,
