@@ -4,10 +4,14 @@
 - every ``beat:T`` target at once, with :func:`~shutthebox.solver.solve_many` and, for
   comparison, one :func:`~shutthebox.solver.solve` call per target;
 - the first decision of a posted-score-aware player (the later players' odds for every
-  target, then the win objective).
+  target, then the win objective);
+- from a cold start (a fresh process, imports included): the hard computer's first decision
+  and the whole ``shutthebox hint`` command in a single round, for 12 tiles with digit scoring
+  and for every preset, first to play (every later player's table needed: the slowest seat)
+  of 2 and of 4 players.
 
-Goals (one core): one objective under 50 ms, all targets under 1 s. Prints figures; asserts
-nothing.
+Goals (one core): one objective under 50 ms, all targets under 1 s, every first decision and
+hint under 1 s. Prints figures; asserts nothing.
 
     python benchmarks/bench_solver.py [--runs 2] [--markdown]
 """
@@ -16,8 +20,10 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
+import time
 
 import report
 from report import Figures
@@ -44,21 +50,73 @@ t3 = time.perf_counter()
 print(json.dumps({{"import_s": t1 - t0, "solve_s": t3 - t2}}))
 """
 
+FIRST_DECISION = """
+import json, time
+t0 = time.perf_counter()
+from shutthebox.players.base import Situation
+from shutthebox.rules import Rules, Scoring, preset
+from shutthebox.solver.players import make_optimal
+from shutthebox.turn import Phase, TurnState
+rules = {rules}
+state = TurnState.start(rules)
+if state.phase is Phase.ROLL:
+    state = state.apply_roll(state.chance_outcomes()[-1][0])
+situation = Situation(posted={posted!r}, still_to_play={still}, decisive=True)
+make_optimal("", rules).choose(state, situation)
+print(json.dumps({{"s": time.perf_counter() - t0}}))
+"""
+
 ONE_THREAD = {name: "1" for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                                      "NUMBA_NUM_THREADS")}
 
 
+def _one_core(command: list[str]) -> list[str]:
+    return ["taskset", "-c", "0", *command] if sys.platform == "linux" else command
+
+
+def _rules_code(preset: str) -> str:
+    return preset if preset.startswith("Rules(") else f"preset({preset!r})"
+
+
 def run(preset: str, objectives: list[str], mode: str = "each") -> dict[str, float]:
     """Time one solve in a fresh process; ``preset`` is a preset name or a ``Rules(...)``."""
-    rules = preset if preset.startswith("Rules(") else f"preset({preset!r})"
-    code = CHILD.format(rules=rules, objectives=objectives, mode=mode)
-    command = [sys.executable, "-c", code]
-    if sys.platform == "linux":
-        command = ["taskset", "-c", "0", *command]
-    out = subprocess.run(command, capture_output=True, text=True, check=True,
-                         env={**os.environ, **ONE_THREAD})
+    code = CHILD.format(rules=_rules_code(preset), objectives=objectives, mode=mode)
+    out = subprocess.run(_one_core([sys.executable, "-c", code]), capture_output=True,
+                         text=True, check=True, env={**os.environ, **ONE_THREAD})
     result: dict[str, float] = json.loads(out.stdout)
     return result
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def first_decision(preset: str, players: int, posted: tuple[int, ...] = ()) -> tuple[float, float]:
+    """Seconds from a fresh process's start to the hard computer's first decision of a single
+    round of ``players``, with these scores posted before it (imports included), and the
+    process's CPU seconds (the same on a quiet machine; on a busy one, what it cost)."""
+    code = FIRST_DECISION.format(rules=_rules_code(preset), posted=posted,
+                                 still=players - 1 - len(posted))
+    cpu = _children_cpu()
+    out = subprocess.run(_one_core([sys.executable, "-c", code]), capture_output=True,
+                         text=True, check=True, env={**os.environ, **ONE_THREAD})
+    seconds: float = json.loads(out.stdout)["s"]
+    return seconds, _children_cpu() - cpu
+
+
+def hint_seconds(rule_flags: list[str], players: int,
+                 posted: tuple[int, ...] = ()) -> tuple[float, float]:
+    """Seconds of the whole ``shutthebox hint --format single`` command, first of ``players``
+    or after ``posted``, in a fresh process, and its CPU seconds."""
+    command = [sys.executable, "-m", "shutthebox", "hint", *rule_flags, "--format", "single",
+               "--totals", ",".join(["0"] * players)]
+    if posted:
+        command += ["--posted", ",".join(map(str, posted))]
+    start, cpu = time.perf_counter(), _children_cpu()
+    subprocess.run(_one_core(command), capture_output=True, text=True, check=True,
+                   env={**os.environ, **ONE_THREAD})
+    return time.perf_counter() - start, _children_cpu() - cpu
 
 
 def main(figures: Figures) -> None:
@@ -93,6 +151,34 @@ def main(figures: Figures) -> None:
                     timing["solve_s"], "s", "", 1)
         print(f"  {label:16} first posted-score-aware decision (posted 20, 2 to play): "
               f"{timing['solve_s']:.3f} s (later players' odds for every score included)")
+    cold_starts(figures, digits_12)
+
+
+def cold_starts(figures: Figures, digits_12: str) -> None:
+    """The first answers of a single round from a fresh process, imports included."""
+    from shutthebox.rules import PRESETS
+
+    print("single round, from a cold start (fresh process, imports included), one core")
+    flags = ["--tiles", "12", "--scoring", "digits"]
+    for players, posted, situation in ((2, (), "first of 2"), (4, (23,), "23 posted, 2 to play"),
+                                       (4, (), "first of 4")):
+        seconds, cpu = first_decision(digits_12, players, posted)
+        figures.add(f"12 tiles, digits, {situation}: the hard computer's first decision",
+                    seconds, "s", "1 s", 2)
+        hint, hint_cpu = hint_seconds(flags, players, posted)
+        figures.add(f"12 tiles, digits, {situation}: `shutthebox hint`", hint, "s", "1 s", 2)
+        print(f"  12 tiles, digits, {situation:22} computer {seconds:.2f} s (CPU {cpu:.2f} s), "
+              f"hint {hint:.2f} s (CPU {hint_cpu:.2f} s) (goal 1 s)")
+    for name in PRESETS:
+        timings = {f"computer, first of {players}": first_decision(name, players)
+                   for players in (2, 4)}
+        timings["hint, first of 4"] = hint_seconds(["--preset", name], 4)
+        slowest = max(timings, key=lambda k: timings[k][0])
+        figures.add(f"`{name}`: the slowest first answer of a single round",
+                    timings[slowest][0], "s", "1 s", 2)
+        print(f"  {name:18} slowest first answer {timings[slowest][0]:.2f} s ({slowest}; "
+              + ", ".join(f"{k} {wall:.2f} s (CPU {cpu:.2f} s)"
+                          for k, (wall, cpu) in timings.items()) + ")")
 
 
 if __name__ == "__main__":

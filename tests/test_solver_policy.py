@@ -229,6 +229,13 @@ def test_the_solver_s_dice_choices_are_the_rules(tiles: int, one_die: OneDie,
     assert codes.tolist() == [as_codes[rules.dice_choices(m)] for m in range(1 << tiles)]
 
 
+@pytest.mark.parametrize("tiles", [2, 6, 9, 10, 12])
+@pytest.mark.parametrize("scoring", list(Scoring))
+def test_the_solver_s_scores_are_the_rules(tiles: int, scoring: Scoring) -> None:
+    rules = Rules(tiles=tiles, scoring=scoring)
+    assert score_array(rules).tolist() == [rules.score(m) for m in range(1 << tiles)]
+
+
 @pytest.mark.parametrize("roll", [(7,), (0, 3), (1, 2, 3), ()])
 def test_a_roll_that_cannot_be_rolled_is_refused(roll: tuple[int, ...]) -> None:
     solution = solve(Rules(), "score")

@@ -15,13 +15,14 @@ from functools import cache
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import prange
 
 from shutthebox.rules import Rules
+from shutthebox.solver.compiled import compiled
 from shutthebox.solver.solve import EPSILON, FloatArray, dice_choice_codes, roll_groups
 
 
-@njit(parallel=True, cache=True)
+@compiled(parallel=True)
 def _ended(finals: FloatArray, codes: npt.NDArray[np.int8],  # pragma: no cover (compiled)
            group_start: npt.NDArray[np.int64], group_probability: FloatArray,
            move_start: npt.NDArray[np.int64], moves: npt.NDArray[np.int64],

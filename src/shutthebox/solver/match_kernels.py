@@ -17,9 +17,9 @@ from functools import cache
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from shutthebox.rules import Rules
+from shutthebox.solver.compiled import compiled
 from shutthebox.solver.solve import dice_choice_codes, roll_groups
 
 FloatArray = npt.NDArray[np.float64]
@@ -70,7 +70,7 @@ LANES = 16
 """Objectives solved side by side in the compiled loop (vectorised across them)."""
 
 
-@njit(cache=True)
+@compiled()
 def _start_values(finals: FloatArray, loop: FloatArray,  # pragma: no cover (compiled)
                   codes: npt.NDArray[np.int8], group_start: IntArray, probability: FloatArray,
                   start: IntArray, succ: IntArray, track: bool, out_value: FloatArray,
@@ -160,7 +160,7 @@ def start_values(rules: Rules, finals: FloatArray,
     return value, looped
 
 
-@njit(cache=True)
+@compiled()
 def _turn_values(final: FloatArray, codes: npt.NDArray[np.int8],  # pragma: no cover
                  group_start: IntArray, probability: FloatArray, start: IntArray,
                  succ: IntArray, one_roll: bool, after: FloatArray, out: FloatArray) -> None:

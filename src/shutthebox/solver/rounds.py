@@ -36,17 +36,21 @@ IntArray = npt.NDArray[np.int64]
 @cache
 def _ranks(rules: Rules) -> tuple[IntArray, IntArray]:
     """The distinct scores best first, and each mask's rank among them."""
-    scores = score_array(rules)
-    distinct = np.unique(scores)
-    if not rules.lower_is_better:
-        distinct = distinct[::-1]
-    order = {int(s): i for i, s in enumerate(distinct)}
-    return distinct, np.array([order[int(s)] for s in scores], dtype=np.int64)
+    distinct, place = np.unique(score_array(rules), return_inverse=True)
+    if rules.lower_is_better:
+        return distinct, place.astype(np.int64)
+    return distinct[::-1].copy(), (len(distinct) - 1 - place).astype(np.int64)
 
 
 COMPILED_WORK = 1 << 20
 """Beyond this many (target, mask) pairs (digit scoring on 11 and 12 tiles) the compiled
 kernel tabulates the odds: numba's start-up then costs less than numpy's calls."""
+
+SWEEP_WORK = 1 << 20
+"""Beyond this many (best rank, holders, mask) triples to fill, the holders' tables are swept by
+the compiled kernel (:func:`~shutthebox.solver.round_kernels.sweep`); below it numpy's whole
+solves cost less than numba's start-up (about 0.7 s of one core: numba's import and its first
+call, even from its cache on disk)."""
 
 
 def ended_under_play(rules: Rules, finals: FloatArray, compiled: bool | None = None) -> FloatArray:
@@ -81,13 +85,15 @@ class RoundSolution:
     """Each final mask's rank."""
     instant: bool
     holders: dict[int, FloatArray] = field(default_factory=dict)
+    _known: dict[int, int] = field(default_factory=dict, repr=False)
+    """How many of the best ranks each seat's table of ``holders`` holds."""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def finals(self, seat: int, best: int = 0, holders: int = 0) -> FloatArray:
         """The mover's share of the win for each score rank it can end with, at ``seat``,
         with the best score so far of rank ``best`` held by ``holders`` players (ignored for
         seat 0). A shut box has rank 0 (it is the best score under every scoring)."""
-        later = self._holders(seat + 1)
+        later = self._holders(seat + 1, None if seat == 0 else best + 1)
         if seat == 0:
             values = later[:, 1]
             values = np.where(np.arange(len(values)) == 0, 1.0, values) if self.instant else values
@@ -95,32 +101,74 @@ class RoundSolution:
             values = self._seat_finals(seat, best, holders, later)
         return np.asarray(values, dtype=np.float64)
 
-    def _holders(self, seat: int) -> FloatArray:
+    def _holders(self, seat: int, ranks: int | None = None) -> FloatArray:
+        """The holders' shares when ``seat`` is about to play, known for the best ranks
+        ``0 .. ranks - 1`` at least (every rank by default)."""
+        needed = len(self.scores) if ranks is None else min(ranks, len(self.scores))
         with self._lock:
-            if seat not in self.holders:
-                self._solve_down_to(seat)
+            if self._known.get(seat, 0) < needed:
+                self._solve_down_to(seat, needed)
             return self.holders[seat]
 
-    def _solve_down_to(self, seat: int) -> None:
+    def _solve_down_to(self, seat: int, ranks: int) -> None:
+        """Fill the holders' tables of the seats from the last down to ``seat`` for the best
+        ranks ``0 .. ranks - 1``: a seat's row of rank ``b`` reads only the next seat's rows of
+        ranks ``b`` and better, so a good score posted needs only a few rows."""
         m, n = len(self.scores), self.players
         if n not in self.holders:
             last = np.zeros((m, n + 1))
             last[:, 1:] = 1.0 / np.arange(1, n + 1)
             self.holders[n] = last
-        for i in range(min(self.holders) - 1, seat - 1, -1):
-            if i == 0:
-                self.holders[0] = np.zeros((m, n + 1))
-                continue
-            situations = [(b, h) for b in range(m) for h in range(1, i + 1)]
-            later = self.holders[i + 1]
-            self.holders[i] = table = np.zeros((m, n + 1))
-            for start in range(0, len(situations), 512):
-                chunk = situations[start:start + 512]
-                vectors = np.stack([self._seat_finals(i, b, h, later) for b, h in chunk])
-                ended = ended_under_play(self.rules, vectors[:, self.rank].T)
-                for k, (b, h) in enumerate(chunk):
-                    p = np.bincount(self.rank, weights=ended[:, k], minlength=m)
-                    table[b, h] = later[b, h] * p[b + 1:].sum() + later[b, min(h + 1, n)] * p[b]
+            self._known[n] = m
+        if self._known.get(seat, 0) < m:   # growing by half at least: a few sweeps in all
+            ranks = min(m, max(ranks, self._known.get(seat, 0) * 3 // 2))
+        seats = [i for i in range(n - 1, seat - 1, -1) if self._known.get(i, 0) < ranks]
+        compiled = sum(ranks * i for i in seats) << self.rules.tiles > SWEEP_WORK
+        for i in seats:
+            self.holders[i] = np.zeros((m, n + 1)) if i == 0 else \
+                self._seat_table(i, self.holders[i + 1], ranks, compiled)
+            self._known[i] = m if i == 0 else ranks
+
+    def _seat_table(self, seat: int, later: FloatArray, ranks: int,
+                    compiled: bool) -> FloatArray:
+        """The holders' shares once ``seat`` has played, for the best ranks below ``ranks``:
+        from the chances that the seat's optimal play ties the best score or ends worse
+        (by the compiled sweep, or by numpy's whole solves)."""
+        m, n = len(self.scores), self.players
+        holders = np.arange(1, seat + 1)
+        tie_shares = later[:ranks, np.minimum(holders + 1, n)]
+        below = later[:, 1].copy()
+        at = tie_shares.copy()
+        if self.instant:   # a shut box wins at once
+            below[0] = 1.0
+            at[0] = 1.0
+        if compiled:
+            from shutthebox.solver.round_kernels import sweep  # numba: only where it pays
+
+            tie, worse = sweep(self.rules, self.rank, below, at)
+        else:
+            tie, worse = self._tie_and_worse(below, at)
+        table = np.zeros((m, n + 1))
+        table[:ranks, 1:seat + 1] = later[:ranks, holders] * worse + tie_shares * tie
+        return table
+
+    def _tie_and_worse(self, below: FloatArray, at: FloatArray) -> tuple[FloatArray, FloatArray]:
+        """What :func:`~shutthebox.solver.round_kernels.sweep` gives, by a whole solve and a
+        forward pass of each ``(rank, holders)`` (numpy: cheaper than numba's start-up on
+        small boards)."""
+        m = len(self.scores)
+        ranks = np.arange(m)
+        situations = [(b, w) for b in range(len(at)) for w in range(at.shape[1])]
+        tie, worse = np.zeros(at.shape), np.zeros(at.shape)
+        for start in range(0, len(situations), 512):
+            chunk = situations[start:start + 512]
+            vectors = np.stack([np.where(ranks < b, below, np.where(ranks == b, at[b, w], 0.0))
+                                for b, w in chunk])
+            ended = ended_under_play(self.rules, vectors[:, self.rank].T, compiled=False)
+            for k, (b, w) in enumerate(chunk):
+                p = np.bincount(self.rank, weights=ended[:, k], minlength=m)
+                tie[b, w], worse[b, w] = p[b], p[b + 1:].sum()
+        return tie, worse
 
     def _seat_finals(self, seat: int, best: int, holders: int, later: FloatArray) -> FloatArray:
         ranks = np.arange(len(self.scores))

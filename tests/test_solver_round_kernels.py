@@ -1,0 +1,100 @@
+"""The compiled sweep of the single round gives the chances a whole solve of each best rank
+gives, and a round's tables are the same however they are made (swept or solved whole, every
+rank or only those a good posted score needs)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from shutthebox.rules import MoveRule, OneDie, Rules, Scoring
+from shutthebox.solver import rounds
+from shutthebox.solver.objectives import score_array
+from shutthebox.solver.round_kernels import sweep
+from shutthebox.solver.rounds import RoundSolution, ended_under_play, solve_round
+
+
+@st.composite
+def small_rules(draw: st.DrawFn) -> Rules:
+    tiles = draw(st.integers(2, 7))
+    one_die = draw(st.sampled_from(list(OneDie)))
+    return Rules(tiles=tiles, one_die=one_die,
+                 one_die_forced=one_die is not OneDie.NEVER and draw(st.booleans()),
+                 moves=draw(st.sampled_from(list(MoveRule))),
+                 scoring=draw(st.sampled_from(list(Scoring))))
+
+
+def ranks_of(rules: Rules) -> np.ndarray:
+    """Each final mask's rank among the distinct scores, the best 0."""
+    scores = score_array(rules)
+    distinct = np.unique(scores)
+    order = distinct if rules.lower_is_better else distinct[::-1]
+    return np.searchsorted(-order if not rules.lower_is_better else order,
+                           -scores if not rules.lower_is_better else scores)
+
+
+# A few values only, so that many moves tie and the tie rules are exercised.
+SHARES = st.sampled_from([0.0, 0.25, 1 / 3, 0.5, 1.0])
+
+
+@settings(max_examples=60, deadline=None)
+@given(rules=small_rules(), data=st.data())
+def test_the_sweep_gives_the_chances_of_a_whole_solve_of_each_best_rank(
+        rules: Rules, data: st.DataObject) -> None:
+    rank = ranks_of(rules)
+    count = int(rank.max()) + 1
+    lanes = data.draw(st.integers(1, 3))
+    best_ranks = data.draw(st.integers(1, count))
+    below = np.array(data.draw(st.lists(SHARES, min_size=count, max_size=count)))
+    at = np.array(data.draw(st.lists(st.lists(SHARES, min_size=lanes, max_size=lanes),
+                                     min_size=best_ranks, max_size=best_ranks)))
+    tie, worse = sweep(rules, rank, below, at)
+    ranks = np.arange(count)
+    for b in range(best_ranks):
+        for w in range(lanes):
+            objective = np.where(ranks < b, below, np.where(ranks == b, at[b, w], 0.0))
+            ended = ended_under_play(rules, objective[rank][:, None], compiled=False)[:, 0]
+            p = np.bincount(rank, weights=ended, minlength=count)
+            assert tie[b, w] == pytest.approx(p[b], abs=1e-12)
+            assert worse[b, w] == pytest.approx(p[b + 1:].sum(), abs=1e-12)
+
+
+def fresh_round(rules: Rules, players: int) -> RoundSolution:
+    """A round with none of its tables made yet (``solve_round`` keeps one per rule set)."""
+    found = solve_round(rules, players)
+    return RoundSolution(found.rules, players, found.scores, found.rank, found.instant)
+
+
+@pytest.mark.parametrize("rules", [Rules(), Rules(tiles=6, scoring=Scoring.DIGITS),
+                                   Rules(tiles=7, scoring=Scoring.COVERED, one_die=OneDie.LOW_SUM),
+                                   Rules(tiles=5, instant_win=False)])
+def test_a_round_swept_is_the_round_solved_whole(rules: Rules,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rounds, "SWEEP_WORK", 0)
+    swept = fresh_round(rules, 4)
+    swept_win = swept.win
+    monkeypatch.setattr(rounds, "SWEEP_WORK", 1 << 62)
+    whole = fresh_round(rules, 4)
+    assert whole.win == pytest.approx(swept_win, abs=1e-12)
+    for seat in (1, 2, 3):
+        assert np.allclose(whole.holders[seat], swept.holders[seat], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("compiled", [False, True])
+def test_a_good_score_posted_needs_only_the_ranks_as_good(compiled: bool,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rounds, "SWEEP_WORK", 0 if compiled else 1 << 62)
+    rules = Rules(tiles=7, scoring=Scoring.DIGITS)
+    lazy, full = fresh_round(rules, 4), fresh_round(rules, 4)
+    assert sum(full.win) == pytest.approx(1.0)   # every rank of every seat solved
+    first = lazy.objective(1, 12, 1).final_values(rules)
+    assert lazy.holders[2][len(lazy.scores) - 1].sum() == 0   # the worst rank: not needed
+    assert first == pytest.approx(full.objective(1, 12, 1).final_values(rules), abs=1e-15)
+    for score in (4, 1234567, 135):   # a worse score posted later: the tables grow
+        expected = full.objective(1, score, 1).final_values(rules)
+        assert lazy.objective(1, score, 1).final_values(rules) == pytest.approx(expected,
+                                                                               abs=1e-15)
+    assert lazy.objective(0).final_values(rules) == pytest.approx(
+        full.objective(0).final_values(rules), abs=1e-15)
