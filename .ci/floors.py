@@ -433,7 +433,8 @@ def main() -> int:
         else:
             check(arguments.keep, arguments.tried)
     except FloorsFailed as error:
-        print(f"== floors: FAILED: {error}", file=sys.stderr, flush=True)
+        inside = arguments.play or arguments.imports   # the caller reports it
+        print(error if inside else f"== floors: FAILED: {error}", file=sys.stderr, flush=True)
         return 1
     return 0
 
