@@ -8,13 +8,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from shutthebox import __version__
+
 DOCS = Path(__file__).resolve().parent
 sys.path.insert(0, str(DOCS / "_ext"))
 
 project = "shutthebox"
 author = "the shutthebox engineers"
 copyright = "the shutthebox engineers, MIT licence"
-release = "0.2.0"
+release = __version__   # the package's, which is the changelog's latest
 
 extensions = [
     "myst_parser",

@@ -71,7 +71,7 @@ __all__ = [
     "tiles_of",
 ]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 
 def __getattr__(name: str) -> object:
