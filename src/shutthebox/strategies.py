@@ -21,7 +21,7 @@ from shutthebox.language import _
 from shutthebox.players.base import Situation, Strategy
 from shutthebox.players.simple import FewestTilesStrategy, HighestFirstStrategy, RandomStrategy
 from shutthebox.rules import Rules
-from shutthebox.tiles import Tiles, format_tiles, tiles_of
+from shutthebox.tiles import Tiles, format_tiles
 from shutthebox.turn import Phase, TurnState
 
 # The interface and the simple players are also named here: the registry's callers (the
