@@ -15,6 +15,11 @@ import os
 from pathlib import Path
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import N_, _
+
+ADVICE = N_("the environment variable SHUTTHEBOX_HOME chooses the data folder: set it to a "
+            "folder you can write")
+"""What a reader can do when the data folder cannot be written, said after the reason."""
 
 
 class DataFolderError(ShutTheBoxError):
@@ -41,11 +46,12 @@ def make_folder(folder: Path) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise DataFolderError(f"cannot use {str(folder)!r} as a folder: a file (or a broken "
-                              "link) stands in its place") from None
+        raise DataFolderError(_("cannot use {folder!r} as a folder: a file (or a broken link) "
+                                "stands in its place; {advice}").format(
+                                    folder=str(folder), advice=_(ADVICE))) from None
     except OSError as error:
-        raise DataFolderError(f"cannot create the folder {str(folder)!r}: "
-                              f"{error.strerror or error}") from None
+        raise DataFolderError(_("cannot create the folder {folder!r}: {why}; {advice}").format(
+            folder=str(folder), why=error.strerror or error, advice=_(ADVICE))) from None
     return folder
 
 

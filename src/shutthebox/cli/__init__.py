@@ -13,13 +13,13 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
 from shutthebox.errors import ShutTheBoxError
-from shutthebox.language import from_environment, speak
+from shutthebox.language import N_, _, from_environment, speak
 
 try:  # typer 0.20+ carries its own copy of click
     from typer._click.exceptions import MissingParameter, NoArgsIsHelpError, UsageError
@@ -60,45 +60,141 @@ def _plain_values_without_pydantic() -> None:
 _plain_values_without_pydantic()
 
 COMMANDS: dict[str, tuple[str, str]] = {
-    "rules": ("rules_cmd", "List the rule presets and what each sets, or show one preset in "
-              "full."),
-    "play": ("play", "Play Shut the Box in the terminal."),
-    "games": ("games", "List the saved games with their state, latest first."),
-    "solve": ("solve", "Solve a rule set exactly: the best value, the chance to shut the box, "
-              "the expected score and the whole score distribution under optimal play."),
-    "hint": ("solve", "Rank every legal move for a roll, best first, with its value and what "
-             "it loses against the best; without --roll, advise the dice choice."),
-    "review": ("solve", "Go through a saved game: every decision, what was best, and what it "
-               "cost."),
-    "daily": ("daily", "Play today's box: everyone gets the same dice, roll by roll; then "
-              "your score against perfect play on the same dice, and your accuracy."),
-    "simulate": ("simulate", "Play many single turns of a strategy and compare the figures "
-                 "with the exact ones."),
-    "tournament": ("simulate", "Play whole matches between strategies, seats rotated, and "
-                   "report win rates."),
-    "serve": ("serve", "Serve the web app: play in the browser with friends, with hints, "
-              "history and statistics."),
+    "rules": ("rules_cmd", N_("List the rule presets and what each sets, or show one preset "
+                              "in full.")),
+    "play": ("play", N_("Play Shut the Box in the terminal.")),
+    "games": ("games", N_("List the saved games with their state, latest first.")),
+    "solve": ("solve", N_("Solve a rule set exactly: the best value, the chance to shut the "
+                          "box, the expected score and the whole score distribution under "
+                          "optimal play.")),
+    "hint": ("solve", N_("Rank every legal move for a roll, best first, with its value and "
+                         "what it loses against the best; without --roll, advise the dice "
+                         "choice.")),
+    "review": ("solve", N_("Go through a saved game: every decision, what was best, and what "
+                           "it cost.")),
+    "daily": ("daily", N_("Play today's box: everyone gets the same dice, roll by roll; then "
+                          "your score against perfect play on the same dice, and your "
+                          "accuracy.")),
+    "simulate": ("simulate", N_("Play many single turns of a strategy and compare the "
+                                "figures with the exact ones.")),
+    "tournament": ("simulate", N_("Play whole matches between strategies, seats rotated, and "
+                                  "report win rates.")),
+    "serve": ("serve", N_("Serve the web app: play in the browser with friends, with hints, "
+                          "history and statistics.")),
 }
 """Each command: the module under ``shutthebox.cli`` that registers it, and its summary for
 ``shutthebox --help`` (a test holds each equal to the command's own first sentence)."""
+
+DETAILS: dict[str, str] = {
+    "play": N_("Click or type the tiles to shut, h for a hint from the exact solver, q to quit "
+               "(the game is saved; --resume continues it). Games are saved as JSON logs in "
+               "{games}, a folder of the data folder {home} (the environment variable "
+               "SHUTTHEBOX_HOME chooses another); --no-save plays without saving."),
+    "games": N_("The games are those of {games}, a folder of the data folder {home} (the "
+                "environment variable SHUTTHEBOX_HOME chooses another). `shutthebox play "
+                "--resume GAME` continues an unfinished one."),
+}
+"""What a command's help says after its summary (``{home}`` and ``{games}``: the data
+folder and its games folder, as this environment sets them)."""
+
+ABOUT = N_("Shut the Box: play every rule variant, see the exact best move, simulate "
+           "strategies.")
+"""What ``shutthebox --help`` says first."""
+
+TYPER_WORDS = {
+    "ARGUMENTS_PANEL_TITLE": N_("Arguments"),
+    "OPTIONS_PANEL_TITLE": N_("Options"),
+    "COMMANDS_PANEL_TITLE": N_("Commands"),
+    "DEFAULT_STRING": N_("[default: {}]"),
+    "REQUIRED_LONG_STRING": N_("[required]"),
+}
+"""The words Typer's help screens write themselves, by the name of the public setting of
+``typer.rich_utils`` that holds each: set in the reader's language before help is shown."""
+
+
+def speak_help(command: Any) -> Any:
+    """``command`` with the words of its help in the current language: its own help, each
+    parameter's help and panel, and the help option's; and no type shown beside a flag
+    (``--json`` takes no value, so Typer's ``<bool>`` would only mislead)."""
+    command.short_help = _(command.short_help) if command.short_help else command.short_help
+    for param in command.params:
+        if getattr(param, "help", None):
+            param.help = _(param.help)
+        panel = getattr(param, "rich_help_panel", None)
+        if panel:
+            param.rich_help_panel = _(panel)
+        if getattr(param, "is_flag", False):
+            param.metavar = ""
+    return command
+
+
+class SpokenHelp:
+    """A command (or group) whose ``--help`` option speaks the reader's language and shows
+    no type: mixed into Typer's own classes."""
+
+    def format_usage(self, ctx: Any, formatter: Any) -> None:
+        pieces = self.collect_usage_pieces(ctx)  # type: ignore[attr-defined]
+        formatter.write_usage(ctx.command_path, " ".join(pieces), prefix=_("Usage: "))
+
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)  # type: ignore[misc]
+        if option is not None:
+            option.help = _("Show this message and exit.")
+            option.metavar = ""
+        return option
+
+
+class SpokenCommand(SpokenHelp, typer.core.TyperCommand):
+    """A command whose help screen speaks the reader's language."""
+
+
+class SpokenTyper(typer.Typer):
+    """A Typer whose commands are :class:`SpokenCommand` unless told otherwise."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Any:
+        kwargs.setdefault("cls", SpokenCommand)
+        return super().command(*args, **kwargs)
+
+
+def _typer_speaks() -> None:
+    """Typer's own words (its panels' titles, ``[default: ...]``) in the current language."""
+    from typer import rich_utils
+
+    for name, words in TYPER_WORDS.items():
+        if hasattr(rich_utils, name):
+            setattr(rich_utils, name, _(words))
 
 
 def load_command(name: str) -> Any:
     """The real command ``name``, its module imported now."""
     module = importlib.import_module(f"shutthebox.cli.{COMMANDS[name][0]}")
-    commands = typer.Typer()
+    commands = SpokenTyper()
     module.register(commands)
     group = typer.main.get_group(commands)
-    return group.commands[name]
+    command = speak_help(group.commands[name])
+    command.help = _(COMMANDS[name][1])
+    if name in DETAILS:
+        from shutthebox.paths import data_home
+
+        home = data_home()
+        command.help += " " + _(DETAILS[name]).format(home=home, games=home / "games")
+    return command
 
 
-class LazyGroup(TyperGroup):
-    """The commands, listed from :data:`COMMANDS` and imported only when one runs."""
+class LazyGroup(SpokenHelp, TyperGroup):
+    """The commands, listed from :data:`COMMANDS` and imported only when one runs; its help
+    in the reader's language."""
 
     def __init__(self, **attrs: Any) -> None:
         super().__init__(**attrs)
-        for name, (_, summary) in COMMANDS.items():
-            self.commands[name] = typer.core.TyperCommand(name, help=summary)
+        self.help = _(ABOUT)
+        for name, (_module, summary) in COMMANDS.items():
+            self.commands[name] = typer.core.TyperCommand(name, help=_(summary))
+        for param in self.params:
+            if getattr(param, "help", None):
+                param.help = _(param.help)
+            if getattr(param, "is_flag", False):
+                param.metavar = ""
 
     def resolve_command(self, ctx: Any, args: list[str]) -> tuple[str | None, Any, list[str]]:
         name, _, rest = super().resolve_command(ctx, args)
@@ -109,7 +205,7 @@ class LazyGroup(TyperGroup):
 app = typer.Typer(
     name="shutthebox",
     cls=LazyGroup,
-    help="Shut the Box: play every rule variant, see the exact best move, simulate strategies.",
+    help=ABOUT,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
@@ -117,8 +213,26 @@ app = typer.Typer(
 )
 
 
+def show_version(asked: bool) -> None:
+    """Print the installed package's version and stop (``--version``)."""
+    if asked:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            print(f"shutthebox {version('shutthebox')}")
+        except PackageNotFoundError:   # run from a source tree that was never installed
+            from shutthebox import __version__
+
+            print(f"shutthebox {__version__}")
+        raise typer.Exit
+
+
 @app.callback()
-def root() -> None:
+def root(
+    _version: Annotated[bool, typer.Option(
+        "--version", help=N_("print the version of shutthebox and stop"),
+        callback=show_version, is_eager=True)] = False,
+) -> None:
     """Shut the Box: play every rule variant, see the exact best move, simulate strategies."""
 
 
@@ -181,6 +295,7 @@ def main(argv: list[str] | None = None) -> None:
     plain_where_needed(sys.stdout)
     plain_where_needed(sys.stderr)
     speak(from_environment(os.environ))   # the terminal speaks the language of LANG
+    _typer_speaks()
     command = typer.main.get_command(app)
     try:
         status = command.main(args=args, prog_name="shutthebox", standalone_mode=False)

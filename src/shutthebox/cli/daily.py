@@ -16,9 +16,10 @@ from rich.console import Console
 from rich.markup import escape
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import N_, _, ngettext
 
 DateOption = Annotated[str | None, typer.Option(
-    "--date", help="play the box of another day, like 2026-11-24 [default: today, UTC]")]
+    "--date", help=N_("play the box of another day, like 2026-11-24 [default: today, UTC]"))]
 
 
 class InputEndedError(ShutTheBoxError):
@@ -30,9 +31,9 @@ class InputEndedError(ShutTheBoxError):
 def daily_command(
     day_text: DateOption = None,
     as_json: Annotated[bool, typer.Option(
-        "--json", help="print the result as JSON for scripts (the prompts go to standard "
-        "error)")] = False,
-    name: Annotated[str, typer.Option("--name", help="your name in the result")] = "You",
+        "--json", help=N_("print the result as JSON for scripts (the prompts go to standard "
+        "error)"))] = False,
+    name: Annotated[str, typer.Option("--name", help=N_("your name in the result"))] = "You",
 ) -> None:
     """Play today's box: everyone gets the same dice, roll by roll; then your score against
     perfect play on the same dice, and your accuracy."""

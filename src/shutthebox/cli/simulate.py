@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from shutthebox.language import N_, _, ngettext
 from shutthebox.match import format_money, parse_stake
 from shutthebox.plots import check_plot_path
 from shutthebox.rules import Rules
@@ -21,9 +22,9 @@ MAX_TURNS = 1_000_000_000
 MAX_MATCHES = 10_000_000
 """The most matches ``tournament`` plays: hours already for three optimal players."""
 
-JsonOption = Annotated[bool, typer.Option("--json", help="print JSON for scripts")]
+JsonOption = Annotated[bool, typer.Option("--json", help=N_("print JSON for scripts"))]
 PlotOption = Annotated[Path | None, typer.Option(
-    "--plot", help="write a chart to this file (.png or .svg)")]
+    "--plot", help=N_("write a chart to this file (.png or .svg)"))]
 
 
 def _progress(console: Console, enabled: bool) -> Progress:
@@ -35,11 +36,11 @@ def _progress(console: Console, enabled: bool) -> Progress:
 def simulate_command(
     rules: Rules,
     strategy: Annotated[str, typer.Option(
-        "--strategy", "-s", help="optimal, optimal:shut, highest-first, fewest-tiles, random, "
-        "...")] = "optimal",
+        "--strategy", "-s", help=N_("optimal, optimal:shut, highest-first, fewest-tiles, random, "
+        "..."))] = "optimal",
     games: Annotated[int, typer.Option(
-        "--games", "-n", help=f"turns to play, up to {MAX_TURNS:,}")] = 1_000_000,
-    seed: Annotated[int, typer.Option("--seed", help="seed of the dice")] = 0,
+        "--games", "-n", help=N_("turns to play, up to 1,000,000,000"))] = 1_000_000,
+    seed: Annotated[int, typer.Option("--seed", help=N_("seed of the dice"))] = 0,
     as_json: JsonOption = False,
     plot: PlotOption = None,
 ) -> None:
@@ -92,16 +93,16 @@ def simulate_command(
 def tournament_command(
     rules: Rules,
     players: Annotated[str, typer.Option(
-        "--players", help="comma-separated strategies, one per seat")] =
+        "--players", help=N_("comma-separated strategies, one per seat"))] =
         "optimal,highest-first,fewest-tiles",
     game_format: Annotated[str, typer.Option(
-        "--format", help="single | rounds:R | elimination:L | loser-at:L | race:T | battle")]
+        "--format", help=N_("single | rounds:R | elimination:L | loser-at:L | race:T | battle"))]
         = "single",
     matches: Annotated[int, typer.Option(
-        "--matches", "-n", help=f"matches to play, up to {MAX_MATCHES:,}")] = 1000,
-    seed: Annotated[int, typer.Option("--seed", help="seed of the dice")] = 0,
+        "--matches", "-n", help=N_("matches to play, up to 10,000,000"))] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help=N_("seed of the dice"))] = 0,
     stake: Annotated[str | None, typer.Option(
-        "--stake", help="every player antes this much each match")] = None,
+        "--stake", help=N_("every player antes this much each match"))] = None,
     as_json: JsonOption = False,
     plot: PlotOption = None,
 ) -> None:

@@ -19,6 +19,7 @@ from rich.table import Table
 
 from shutthebox.dice import format_roll, parse_roll, roll_outcomes
 from shutthebox.errors import FormatError, TilesError
+from shutthebox.language import N_, _, ngettext
 from shutthebox.match import FormatKind, GameFormat, load_log
 from shutthebox.players.base import Role, Situation
 from shutthebox.plots import check_plot_path
@@ -31,9 +32,9 @@ if TYPE_CHECKING:
     from shutthebox.coach import Aim
 
 ObjectiveOption = Annotated[str, typer.Option(
-    "--objective", "-o", help="score (best expected score) | shut (best chance to shut the "
-    "box) | beat:T (best chance to score strictly better than T) | reach:T (T or better)")]
-JsonOption = Annotated[bool, typer.Option("--json", help="print JSON for scripts")]
+    "--objective", "-o", help=N_("score (best expected score) | shut (best chance to shut the "
+    "box) | beat:T (best chance to score strictly better than T) | reach:T (T or better)"))]
+JsonOption = Annotated[bool, typer.Option("--json", help=N_("print JSON for scripts"))]
 
 
 def _value_text(objective: str, value: float) -> str:
@@ -140,13 +141,13 @@ def solve_command(
     objective: ObjectiveOption = "score",
     as_json: JsonOption = False,
     plot: Annotated[Path | None, typer.Option(
-        "--plot", help="write a bar chart of the score distribution (PNG or SVG)")] = None,
+        "--plot", help=N_("write a bar chart of the score distribution (PNG or SVG)"))] = None,
     game_format: Annotated[str | None, typer.Option(
-        "--format", help="also solve the whole match: single | rounds:R | elimination:L | "
+        "--format", help=N_("also solve the whole match: single | rounds:R | elimination:L | "
         "loser-at:L | race:T | battle:rolls | battle:turns (exact for two players; single "
-        "for any number); prints each seat's chance to win")] = None,
+        "for any number); prints each seat's chance to win"))] = None,
     players: Annotated[int, typer.Option(
-        "--players", min=1, max=12, help="players in the match (with --format)")] = 2,
+        "--players", min=1, max=12, help=N_("players in the match (with --format)"))] = 2,
 ) -> None:
     """Solve a rule set exactly: the best value, the chance to shut the box, the expected
     score and the whole score distribution under optimal play."""
@@ -192,26 +193,26 @@ def solve_command(
 def hint_command(
     rules: Rules,
     open_text: Annotated[str | None, typer.Option(
-        "--open", help="the open tiles, like 1,2,4,7,8 [default: every tile]")] = None,
+        "--open", help=N_("the open tiles, like 1,2,4,7,8 [default: every tile]"))] = None,
     roll_text: Annotated[str | None, typer.Option(
-        "--roll", help="the dice, like 3,5 (or one face for one die)")] = None,
+        "--roll", help=N_("the dice, like 3,5 (or one face for one die)"))] = None,
     objective: ObjectiveOption = "score",
     as_json: JsonOption = False,
     game_format: Annotated[str | None, typer.Option(
-        "--format", help="rank by the chance to win this match: single | rounds:R | "
-        "elimination:L | loser-at:L | race:T | battle:rolls | battle:turns")] = None,
+        "--format", help=N_("rank by the chance to win this match: single | rounds:R | "
+        "elimination:L | loser-at:L | race:T | battle:rolls | battle:turns"))] = None,
     totals_text: Annotated[str | None, typer.Option(
-        "--totals", help="with --format: your total, then each other player's, before this "
-        "round, like 40,35 [default: all 0]")] = None,
+        "--totals", help=N_("with --format: your total, then each other player's, before this "
+        "round, like 40,35 [default: all 0]"))] = None,
     posted_text: Annotated[str | None, typer.Option(
-        "--posted", help="with --format: the scores the others have posted this round, in "
-        "the order of --totals after yours (the others play after you)")] = None,
+        "--posted", help=N_("with --format: the scores the others have posted this round, in "
+        "the order of --totals after yours (the others play after you)"))] = None,
     round_number: Annotated[int | None, typer.Option(
-        "--round", min=1, help="with --format rounds:R: this round's number [default: 1]")]
+        "--round", min=1, help=N_("with --format rounds:R: this round's number [default: 1]"))]
         = None,
     role: Annotated[str | None, typer.Option(
-        "--role", help="with --format battle:...: knock (shut the open tiles: --open) or "
-        "stand (stand up shut tiles: --open names the tiles you may stand)")] = None,
+        "--role", help=N_("with --format battle:...: knock (shut the open tiles: --open) or "
+        "stand (stand up shut tiles: --open names the tiles you may stand)"))] = None,
 ) -> None:
     """Rank every legal move for a roll, best first, with its value and what it loses
     against the best; without --roll, advise the dice choice."""
@@ -383,14 +384,14 @@ def _ranking(title: str, what: str, rows: list[tuple[str, float, float]],
 
 
 def review_command(
-    game: Annotated[Path, typer.Argument(help="a saved game log (JSON)")],
+    game: Annotated[Path, typer.Argument(help=N_("a saved game log (JSON)"))],
     objective: Annotated[str | None, typer.Option(
-        "--objective", "-o", help="judge every decision by this objective (default: as the "
-        "optimal player would: expected score alone, or to win when others play)")] = None,
+        "--objective", "-o", help=N_("judge every decision by this objective (default: as the "
+        "optimal player would: expected score alone, or to win when others play)"))] = None,
     as_json: JsonOption = False,
     plot: Annotated[Path | None, typer.Option(
-        "--plot", help="write a chart of each player's chance to win (or expected score) "
-        "move by move, mistakes marked (PNG or SVG)")] = None,
+        "--plot", help=N_("write a chart of each player's chance to win (or expected score) "
+        "move by move, mistakes marked (PNG or SVG)"))] = None,
 ) -> None:
     """Go through a saved game: every decision, what was best, and what it cost."""
     from shutthebox.coach.analysis import analyse, size_of
