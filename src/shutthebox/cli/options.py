@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from shutthebox.language import N_, _, ngettext
+from shutthebox.language import N_
 from shutthebox.rules import Rules, preset
 
 RULES_PANEL = N_("Rules (a preset, then any flag changes it)")

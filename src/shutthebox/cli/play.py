@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from shutthebox.errors import FormatError, ShutTheBoxError
-from shutthebox.paths import DataFolderError
 from shutthebox.language import N_, _, ngettext
 from shutthebox.match import GameFormat, MatchConfig, format_money, parse_stake
 from shutthebox.names import clean_name
+from shutthebox.paths import DataFolderError
 from shutthebox.rules import Rules
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def parse_players(text: str) -> tuple[tuple[str, ...], dict[int, str]]:
     names: list[str] = []
     computers: dict[int, str] = {}
     for seat, entry in enumerate(entries):
-        head, _, spec = entry.partition(":")
+        head, _sep, spec = entry.partition(":")
         if head.lower() == "cpu":
             computers[seat] = spec or COMPUTER_DEFAULT
             names.append(f"CPU {len(computers)} ({computers[seat]})")
@@ -156,7 +156,7 @@ def _ask(question: str, read: Callable[[str], Any], console: Console) -> Any:
 
 
 def _wizard(rules: Rules, stake: str | None, seed: int | None, games: int,
-            console: Console, keep: bool) -> GameSession:
+            console: Console, keep: bool = True) -> GameSession:
     """The setup questions, each asked again until its answer is good."""
     from shutthebox.cli.options import rules_from_flags
 
@@ -272,7 +272,7 @@ def _play_full_screen(session: GameSession, console: Console, fast: bool) -> Non
     from shutthebox.terminal.game import Outcome
     from shutthebox.terminal.saved import SaveError
 
-    app = ShutTheBoxApp(session, fast=fast)
+    app = ShutTheBoxApp.speaking()(session, fast=fast)
     outcome = app.run()
     if app.save_problem:
         raise SaveError(app.save_problem)

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from shutthebox.language import N_, _, ngettext
+from shutthebox.language import N_, _
 from shutthebox.rules import PRESETS, preset
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from shutthebox.language import N_, _, ngettext
+from shutthebox.language import N_
 
 
 def serve_command(
