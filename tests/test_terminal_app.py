@@ -106,6 +106,7 @@ def test_a_whole_solo_game_typed_on_the_keys(data_folder: Path) -> None:
             shoot(app, "game-over")
             await pilot.press("q")
         assert app.return_value is Outcome.FINISHED
+        assert session.path is not None
         log = load_log(session.path)
         assert replay(log).is_over and session.path.parent == data_folder / "games"
 

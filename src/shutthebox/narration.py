@@ -529,7 +529,10 @@ def _step(event: Event, name: str, battle: bool) -> Told:
         payload = None
     else:
         payload = (bool(event["shut_box"]), event["score"], tuple(event["open"]))
-    return _said_step(kind, name, battle, payload, current_language())
+    told = _said_step(kind, name, battle, payload, current_language())
+    # The short form leaves the player out ("rolls 3+5=8", "shut 1 7" under the turn's
+    # heading): the reader's own steps are said whole, to them ("You roll 3+5=8").
+    return told._replace(brief=None) if name == YOU else told
 
 
 @functools.lru_cache(maxsize=4096)

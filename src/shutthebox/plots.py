@@ -8,6 +8,7 @@ from typing import Any
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import N_, _
+from shutthebox.paths import reason
 
 FORMATS = (".png", ".svg")
 
@@ -26,15 +27,16 @@ def check_plot_path(path: Path) -> Path:
     shutthebox.plots.PlotError: cannot write a plot to '/proc/no/x.png': No such file or directory
     """
     if path.suffix.lower() not in FORMATS:
-        raise PlotError(f"cannot write a plot to {str(path)!r}: use a .png or .svg file")
+        raise PlotError(_("cannot write a plot to {path!r}: use a .png or .svg file").format(
+            path=str(path)))
     existed = path.exists()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("ab"):
             pass
     except OSError as error:
-        raise PlotError(f"cannot write a plot to {str(path)!r}: "
-                        f"{error.strerror or error}") from None
+        raise PlotError(_("cannot write a plot to {path!r}: {why}").format(
+            path=str(path), why=reason(error))) from None
     if not existed:
         path.unlink()
     return path
@@ -44,8 +46,8 @@ def _save(figure: Any, path: Path) -> None:
     try:
         figure.savefig(path)
     except OSError as error:
-        raise PlotError(f"cannot write a plot to {str(path)!r}: "
-                        f"{error.strerror or error}") from None
+        raise PlotError(_("cannot write a plot to {path!r}: {why}").format(
+            path=str(path), why=reason(error))) from None
 
 
 def plot_distribution(distribution: Mapping[int, float], path: Path, title: str,

@@ -319,12 +319,15 @@ PRESETS: dict[str, Preset] = {p.name: p for p in [
            N_("003 'another fun way'"),
            N_("as encyclopedia, scoring the shut tiles (higher wins)")),
     # The children's set's basic game is the classic game: one rule set, two names (the
-    # children's variations below start from it).
+    # children's variations below start from it). A name whose rules another preset has
+    # says so (alias_of), so that no two names differ in nothing without a word.
     Preset("children", Rules(), N_("004 basic game"),
            N_("another name for classic: the same rules, from the same sheet"),
            alias_of="classic"),
+    # Sheet 004's first variation is the pub rule of sheet 000: the same rules again.
     Preset("children-one-die", Rules(one_die=OneDie.HIGH_SHUT), N_("004 variation 1"),
-           N_("players may choose 1 or 2 dice once no tile above 6 remains")),
+           N_("another name for pub: players may choose 1 or 2 dice once no tile above 6 "
+              "remains"), alias_of="pub"),
     Preset("children-two-tiles", Rules(max_tiles=2), N_("004 variation 2"),
            N_("at most 2 tiles per roll")),
     Preset("children-digits", Rules(scoring=Scoring.DIGITS), N_("004 variation 4"),

@@ -13,13 +13,14 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 import typer
 from typer.core import TyperGroup
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import N_, _, from_environment, speak
+from shutthebox.paths import reason
 
 try:  # typer 0.20+ carries its own copy of click
     from typer._click.exceptions import MissingParameter, NoArgsIsHelpError, UsageError
@@ -125,6 +126,8 @@ def speak_help(command: Any) -> Any:
             param.rich_help_panel = _(panel)
         if getattr(param, "is_flag", False):
             param.metavar = ""
+        elif param.param_type_name == "argument" and param.metavar is None and param.name:
+            param.metavar = param.name.upper()   # a placeholder, as the help writes GAME
     return command
 
 
@@ -156,7 +159,7 @@ class SpokenTyper(typer.Typer):
         return super().command(*args, **kwargs)
 
 
-def _typer_speaks() -> None:
+def typer_speaks() -> None:
     """Typer's own words (its panels' titles, ``[default: ...]``) in the current language."""
     from typer import rich_utils
 
@@ -190,7 +193,7 @@ class LazyGroup(SpokenHelp, TyperGroup):
         self.help = _(ABOUT)
         for name, (_module, summary) in COMMANDS.items():
             self.commands[name] = typer.core.TyperCommand(name, help=_(summary))
-        for param in self.params:
+        for param in cast("list[Any]", self.params):
             if getattr(param, "help", None):
                 param.help = _(param.help)
             if getattr(param, "is_flag", False):
@@ -239,7 +242,8 @@ def root(
 def fail(message: str, status: int = 2) -> None:
     """Print a one-line error and exit with ``status`` (2: bad input; 1: the machine
     refused)."""
-    print(f"shutthebox: error: {' '.join(message.splitlines())}", file=sys.stderr)
+    print(_("shutthebox: error: {message}").format(message=" ".join(message.splitlines())),
+          file=sys.stderr)
     raise SystemExit(status)
 
 
@@ -275,7 +279,8 @@ def usage_message(error: Any, argv: Sequence[str]) -> str:
         message = " ".join(error.format_message().split())
         message = message[:1].lower() + message[1:].rstrip(".")
     where = f"shutthebox {command} --help" if command else "shutthebox --help"
-    return f"{command + ': ' if command else ''}{message} (see '{where}')"
+    said = _("{message} (see '{help}')").format(message=message, help=where)
+    return f"{command}: {said}" if command else said
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -289,13 +294,13 @@ def main(argv: list[str] | None = None) -> None:
 
     args = sys.argv[1:] if argv is None else list(argv)
     if sys.stdout is None:
-        print("shutthebox: error: standard output is closed: nothing could be shown",
-              file=sys.stderr)
+        print(_("shutthebox: error: {message}").format(
+            message=_("standard output is closed: nothing could be shown")), file=sys.stderr)
         raise SystemExit(1)
     plain_where_needed(sys.stdout)
     plain_where_needed(sys.stderr)
     speak(from_environment(os.environ))   # the terminal speaks the language of LANG
-    _typer_speaks()
+    typer_speaks()
     command = typer.main.get_command(app)
     try:
         status = command.main(args=args, prog_name="shutthebox", standalone_mode=False)
@@ -308,17 +313,17 @@ def main(argv: list[str] | None = None) -> None:
     except ShutTheBoxError as error:
         fail(str(error), getattr(error, "exit_status", 2))
     except typer.Abort:
-        print("shutthebox: stopped", file=sys.stderr)
+        print(_("shutthebox: stopped"), file=sys.stderr)
         raise SystemExit(1) from None
     except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+        print("\n" + _("interrupted"), file=sys.stderr)
         raise SystemExit(130) from None
     except BrokenPipeError:
         _quiet_stdout()   # the reader left (| head): nothing more to say, to anyone
         raise SystemExit(1) from None
     except OSError as error:
         where = f" ({error.filename})" if error.filename else ""
-        fail(f"{error.strerror or error}{where}", 1)
+        fail(f"{reason(error)}{where}", 1)
     if isinstance(status, int) and status:
         raise SystemExit(status)
 

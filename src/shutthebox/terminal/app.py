@@ -30,7 +30,8 @@ from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import N_, _
 from shutthebox.match import PendingKind, format_money
-from shutthebox.narration import about, format_text, winners_line
+from shutthebox.names import about
+from shutthebox.narration import format_text, winners_line
 from shutthebox.players.base import Role
 from shutthebox.strategies import format_move
 from shutthebox.terminal.board import DIE_FACES, last_roll, scores_table, turn_line

@@ -10,8 +10,8 @@ from rich.text import Text
 from shutthebox.dice import Roll
 from shutthebox.language import N_, _
 from shutthebox.match import FormatKind, Match, PendingKind, format_money
-from shutthebox.names import name_of
-from shutthebox.narration import about, format_text
+from shutthebox.names import about, name_of
+from shutthebox.narration import format_text
 from shutthebox.players.base import Role
 from shutthebox.terminal.words import one_die_note
 from shutthebox.tiles import Tiles, tile_bit

@@ -14,7 +14,7 @@ from pathlib import Path
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import N_, _
 from shutthebox.match import FormatKind, Ledger, Match, MatchConfig
-from shutthebox.narration import about
+from shutthebox.names import about
 from shutthebox.players.base import Strategy
 from shutthebox.strategies import describe_move, make_strategy
 from shutthebox.terminal.saved import (
@@ -83,7 +83,8 @@ class GameSession:
             again = SavedGame.load(path)
             if again.match is None or again.match.is_over:
                 self.close()
-                raise SavedGameError(f"cannot resume {path.stem!r}: {again.state}")
+                raise SavedGameError(_("cannot resume {name!r}: {problem}").format(
+                    name=path.stem, problem=again.state))
             match = again.match
         self.match = match
         self.path = path
