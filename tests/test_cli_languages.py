@@ -39,7 +39,7 @@ NAMES_NOT_TRANSLATED = {
     *(word for name in PRESETS for word in name.split("-")),
     *(kind.value for kind in FormatKind), "rounds", "rolls", "turns", "knock", "stand",
     "optimal", "random", "easy", "medium", "hard", "cpu", "shutthebox", "ann", "json", "png",
-    "svg", "utc", "nine", *COMMANDS,
+    "svg", "utc", "nine", "bogus", "extra", *COMMANDS,
 }
 """Words that name something the command line takes as it is written (presets, formats,
 strategies, the players and the typed input of these runs), so a reader of any language
@@ -65,7 +65,7 @@ def game_with_you(home: Path) -> Path:
         else:
             assert pending.seat is not None and pending.turn is not None
             match.decide(players[pending.seat].choose(pending.turn, match.situation()))
-    path = home / "you.json"
+    path = home / "game-1.json"   # a hyphenated name: not a word to translate
     path.write_text(json.dumps(match.to_log()))
     return path
 
@@ -104,6 +104,12 @@ RUNS: dict[str, list[str]] = {
     "error: games": ["simulate", "-n", "0"],
     "error: totals": ["hint", "--totals", "3,4"],
     "error: read-only home": ["play", "--players", "You,cpu", "--home-is-a-file"],
+    "error: no such option": ["hint", "--bogus"],
+    "error: no such command": ["bogus"],
+    "error: out of range": ["play", "--games", "0"],
+    "error: not a number": ["hint", "--tiles", "x"],
+    "error: extra arguments": ["rules", "classic", "extra"],
+    "error: missing argument": ["review"],
 }
 """Each command, its help, and some of its errors, by a name for the test's id."""
 

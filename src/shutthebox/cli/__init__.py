@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import Annotated, Any, cast
@@ -249,9 +250,49 @@ def fail(message: str, status: int = 2) -> None:
 
 _PLAIN_REASONS = {
     "Input should be a valid integer, unable to parse string as an integer":
-        "not a whole number",
-    "Input should be a valid number, unable to parse string as a number": "not a number",
+        N_("not a whole number"),
+    "Input should be a valid number, unable to parse string as a number": N_("not a number"),
 }
+
+USAGE_WORDS = [(re.compile(pattern), words) for pattern, words in [
+    (r"no such option: (?P<option>\S+)(?P<rest>.*)", N_("no such option: {option}")),
+    (r"option '(?P<option>[^']+)' requires an argument",
+     N_("option '{option}' requires an argument")),
+    (r"option '(?P<option>[^']+)' does not take a value",
+     N_("option '{option}' does not take a value")),
+    (r"no such command '(?P<command>[^']+)'(?P<rest>.*)", N_("no such command '{command}'")),
+    (r"missing argument '(?P<argument>[^']+)'", N_("missing argument '{argument}'")),
+    (r"missing option '(?P<option>[^']+)'", N_("missing option '{option}'")),
+    (r"got unexpected extra arguments? \((?P<arguments>.*)\)",
+     N_("unexpected extra arguments ({arguments})")),
+    (r"got unexpected extra argument\(s\) \((?P<arguments>.*)\)",
+     N_("unexpected extra arguments ({arguments})")),
+    (r"(?:Input )?should be greater than or equal to (?P<number>\S+)",
+     N_("should be {number} or more")),
+    (r"(?:Input )?should be less than or equal to (?P<number>\S+)",
+     N_("should be {number} or less")),
+]]
+"""Click's and Typer's words for a bad command line (English only), each with ours: said in
+the reader's language. A message none of them reads is shown as it is."""
+
+
+def usage_words(message: str) -> str:
+    """A usage error's words in the reader's language (``message`` as it is, when none of
+    :data:`USAGE_WORDS` reads it).
+
+    >>> usage_words("no such option: --bogus")
+    'no such option: --bogus'
+    >>> usage_words("Input should be greater than or equal to 1")
+    'should be 1 or more'
+    """
+    if message in _PLAIN_REASONS:
+        return _(_PLAIN_REASONS[message])
+    for pattern, words in USAGE_WORDS:
+        found = pattern.fullmatch(message)
+        if found:
+            values = {k: v for k, v in found.groupdict().items() if k != "rest"}
+            return _(words).format(**values) + (found.groupdict().get("rest") or "")
+    return message
 
 
 def _raw_value(argv: Sequence[str], opts: Sequence[str]) -> str | None:
@@ -270,14 +311,13 @@ def usage_message(error: Any, argv: Sequence[str]) -> str:
     command = error.ctx.command_path.removeprefix("shutthebox").strip() if error.ctx else ""
     param = getattr(error, "param", None)
     if param is not None and getattr(param, "opts", None) and error.message:
-        reason = _PLAIN_REASONS.get(error.message, error.message)
-        reason = reason.replace("Input should be", "should be")
+        reason = usage_words(error.message).replace("Input should be", "should be")
         raw = _raw_value(argv, param.opts)
         shown = param.opts[0] if raw is None else f"{param.opts[0]} {raw!r}"
         message = f"{shown}: {reason}"
     else:
         message = " ".join(error.format_message().split())
-        message = message[:1].lower() + message[1:].rstrip(".")
+        message = usage_words(message[:1].lower() + message[1:].rstrip("."))
     where = f"shutthebox {command} --help" if command else "shutthebox --help"
     said = _("{message} (see '{help}')").format(message=message, help=where)
     return f"{command}: {said}" if command else said

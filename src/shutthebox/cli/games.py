@@ -26,6 +26,7 @@ def games_command(
     """The ``games`` command: the saved games, latest first."""
     from rich.console import Console
 
+    from shutthebox.names import name_of
     from shutthebox.paths import games_dir
     from shutthebox.terminal.saved import saved_games
 
@@ -49,7 +50,7 @@ def games_command(
                   soft_wrap=True, markup=False)
     for game in games:
         match = game.match
-        players = f"  ({', '.join(match.players)})" if match else ""
+        players = "  ({})".format(_(", ").join(map(name_of, match.players))) if match else ""
         style = "bold" if match is not None and not match.is_over else ""
         console.print(printable(f"{game.name}  {_(game.state)}{players}"), style=style,
                       highlight=False, soft_wrap=True, markup=False)
