@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -63,3 +63,33 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if folder_state(USER_DATA) != USER_DATA_BEFORE:
         print(f"\nthe test run changed the user's data folder {USER_DATA}")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(scope="session")
+def game_of_the_reader() -> Callable[[Path], Path]:
+    """Write, at a path, the log of a finished single round (six tiles) between the reader
+    (the player named ``You``, playing at random) and the optimal player ``Ann``."""
+    import json
+    import random
+
+    from shutthebox.match import GameFormat, Match, MatchConfig
+    from shutthebox.rules import Rules
+    from shutthebox.strategies import make_strategy
+
+    def write(path: Path) -> Path:
+        rules = Rules(tiles=6)
+        match = Match(MatchConfig(rules, GameFormat.parse("single"), ("You", "Ann")))
+        players = [make_strategy("random", rules, random.Random(1)),
+                   make_strategy("optimal", rules, random.Random(2))]
+        rng = random.Random(3)
+        while not match.is_over:
+            pending = match.pending
+            if pending.is_chance:
+                match.roll(rng)
+            else:
+                assert pending.seat is not None and pending.turn is not None
+                match.decide(players[pending.seat].choose(pending.turn, match.situation()))
+        path.write_text(json.dumps(match.to_log()))
+        return path
+
+    return write

@@ -14,12 +14,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
-import json
 import os
-import random
 import re
+import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -28,9 +27,7 @@ from babel.messages.pofile import read_po
 from shutthebox.cli import COMMANDS, main, typer_speaks
 from shutthebox.formats import FormatKind
 from shutthebox.language import DEFAULT_LANGUAGE, LANGUAGES, catalogue_path, speak
-from shutthebox.match import GameFormat, Match, MatchConfig
-from shutthebox.rules import PRESETS, Rules
-from shutthebox.strategies import make_strategy
+from shutthebox.rules import PRESETS
 
 TRANSLATED = [code for code in LANGUAGES if code != DEFAULT_LANGUAGE]
 LOCALES = {"fr": "fr_FR.UTF-8", "de": "de_DE.UTF-8", "es": "es_ES.UTF-8", "ar": "ar"}
@@ -50,25 +47,8 @@ ANSWERS = "\n".join(["?", "h", *[" ".join(map(str, combo)) for combo in (
 """What a player types in these runs: help, a hint, then tiles until one fits."""
 
 
-def game_with_you(home: Path) -> Path:
-    """A finished single round between the reader (``You``, playing at random) and the
-    optimal player, saved as a log."""
-    rules = Rules(tiles=6)
-    match = Match(MatchConfig(rules, GameFormat.parse("single"), ("You", "Ann")))
-    players = [make_strategy("random", rules, random.Random(1)),
-               make_strategy("optimal", rules, random.Random(2))]
-    rng = random.Random(3)
-    while not match.is_over:
-        pending = match.pending
-        if pending.is_chance:
-            match.roll(rng)
-        else:
-            assert pending.seat is not None and pending.turn is not None
-            match.decide(players[pending.seat].choose(pending.turn, match.situation()))
-    path = home / "game-1.json"   # a hyphenated name: not a word to translate
-    path.write_text(json.dumps(match.to_log()))
-    return path
-
+GAME = "game-1.json"
+"""The reader's game, in the runs' folder (a hyphenated name: not a word to translate)."""
 
 RUNS: dict[str, list[str]] = {
     "help": ["--help"],
@@ -140,9 +120,8 @@ def run(args: list[str], language: str, home: Path) -> str:
     if "--with-a-saved-game" in args:
         args = [a for a in args if a != "--with-a-saved-game"]
         (folder / "games").mkdir()
-        game_with_you(folder / "games")
-    game = game_with_you(home) if "{game}" in args else None
-    args = [str(game) if a == "{game}" else a for a in args]
+        shutil.copy(home / GAME, folder / "games" / GAME)
+    args = [str(home / GAME) if a == "{game}" else a for a in args]
     out, err = io.StringIO(), io.StringIO()
     locale = {"LANG": LOCALES[language]} if language != DEFAULT_LANGUAGE else {"LANG": "C"}
     with environment(SHUTTHEBOX_HOME=str(folder), COLUMNS="200", **locale), \
@@ -200,8 +179,12 @@ def english_output(name: str, home: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return tmp_path_factory.mktemp("languages")
+def home(tmp_path_factory: pytest.TempPathFactory,
+         game_of_the_reader: Callable[[Path], Path]) -> Path:
+    """The runs' folder, with the reader's game (``game-1.json``) they review and list."""
+    folder = tmp_path_factory.mktemp("languages")
+    game_of_the_reader(folder / GAME)
+    return folder
 
 
 @pytest.mark.parametrize("language", TRANSLATED)
