@@ -24,7 +24,7 @@ def check_plot_path(path: Path) -> Path:
     >>> check_plot_path(Path("/proc/no/x.png"))
     Traceback (most recent call last):
     ...
-    shutthebox.plots.PlotError: cannot write a plot to '/proc/no/x.png': No such file or directory
+    shutthebox.plots.PlotError: cannot write a plot to '/proc/no/x.png': no such file or folder
     """
     if path.suffix.lower() not in FORMATS:
         raise PlotError(_("cannot write a plot to {path!r}: use a .png or .svg file").format(
