@@ -27,7 +27,7 @@ import gc
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -109,3 +109,33 @@ def collect_garbage_now() -> None:
             break
     gc.freeze()
 
+
+
+@pytest.fixture(scope="session")
+def game_of_the_reader() -> Callable[[Path], Path]:
+    """Write, at a path, the log of a finished single round (six tiles) between the reader
+    (the player named ``You``, playing at random) and the optimal player ``Ann``."""
+    import json
+    import random
+
+    from shutthebox.match import GameFormat, Match, MatchConfig
+    from shutthebox.rules import Rules
+    from shutthebox.strategies import make_strategy
+
+    def write(path: Path) -> Path:
+        rules = Rules(tiles=6)
+        match = Match(MatchConfig(rules, GameFormat.parse("single"), ("You", "Ann")))
+        players = [make_strategy("random", rules, random.Random(1)),
+                   make_strategy("optimal", rules, random.Random(2))]
+        rng = random.Random(3)
+        while not match.is_over:
+            pending = match.pending
+            if pending.is_chance:
+                match.roll(rng)
+            else:
+                assert pending.seat is not None and pending.turn is not None
+                match.decide(players[pending.seat].choose(pending.turn, match.situation()))
+        path.write_text(json.dumps(match.to_log()))
+        return path
+
+    return write

@@ -161,7 +161,8 @@ def test_the_library_the_web_and_the_command_line_give_the_same_review(
     web = advice.review(f"review-{game_format}-{players}", log)
     review_command(path, as_json=True)
     cli = json.loads(capsys.readouterr().out)
-    assert cli["decisions"] == [d.to_dict() for d in reviewed]
+    assert cli["decisions"] == reviewed.to_dicts()
+    assert [d["number"] for d in cli["decisions"]] == list(range(1, len(reviewed) + 1))
     assert cli["total_cost"] == reviewed.total_costs()
     assert cli["verdicts"] == reviewed.verdicts() and cli["mistakes"] == reviewed.mistakes()
     assert [(d["index"], d["played"], d["best"]) for d in web["decisions"]] \

@@ -360,9 +360,9 @@ def test_why_names_what_each_choice_keeps_open_and_the_chance_to_shut_from_each(
     why = explain(after, mask_of([6, 5]), mask_of([6, 4, 1]))
     left = mask_of([1, 2, 3, 4])   # 11 and 12 fit nothing: 3 rolls in 36
     assert dead_roll_chance(SMALL, left, 2) == pytest.approx(3 / 36)
-    assert why.startswith(f"Shutting 6 5 keeps 1 2 3 4 open: "
+    assert why.startswith(f"Shutting 5 6 keeps 1 2 3 4 open: "
                           f"{float(shut.value(left)) * 100:.1f} % to shut the box, and "
-                          "8.3 % that the next roll fits nothing; 6 4 1 was better: it keeps "
+                          "8.3 % that the next roll fits nothing; 1 4 6 was better: it keeps "
                           "2 3 5 open")
     assert "every roll fits a move" not in why.split(";")[0]
     last = TurnState(SMALL, mask_of([6]), Phase.SHUT, dice=2, roll=(1, 5))

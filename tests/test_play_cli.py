@@ -54,7 +54,7 @@ def test_a_whole_human_game_through_standard_input(tmp_path: Path) -> None:
     result = run(["--players", "Ann", "--seed", "5"], tmp_path, "\n".join(typed) + "\n")
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "Shut the Box · solo" in out
+    assert "Shut the Box · Solo game" in out
     assert "tile 13 is not in this box: its tiles go from 1 to 9" in out
     assert "tile 9 is named twice" in out
     assert "legal:" in out and "hint: every legal move ranked" in out

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from textual.binding import Binding
 from textual.widgets import RichLog
 
 from shutthebox.match import GameFormat, MatchConfig, load_log, replay
@@ -106,6 +107,7 @@ def test_a_whole_solo_game_typed_on_the_keys(data_folder: Path) -> None:
             shoot(app, "game-over")
             await pilot.press("q")
         assert app.return_value is Outcome.FINISHED
+        assert session.path is not None
         log = load_log(session.path)
         assert replay(log).is_over and session.path.parent == data_folder / "games"
 
@@ -285,3 +287,29 @@ def test_twelve_tiles_fit_80x24_and_a_larger_terminal_gets_bigger_tiles() -> Non
     small = asyncio.run(look((80, 24)))
     large = asyncio.run(look((120, 40)))
     assert large[0] > small[0] and large[1] > small[1]
+
+
+@pytest.mark.parametrize("language", ["fr", "de", "es", "ar"])
+def test_the_footer_and_the_players_table_speak_the_readers_language(language: str) -> None:
+    from rich.console import Console
+
+    from shutthebox.language import _, speaking
+    from shutthebox.match import Match
+    from shutthebox.terminal.app import key_bindings
+    from shutthebox.terminal.board import render
+
+    english = {b.description for b in key_bindings(lambda words: words)
+               if isinstance(b, Binding) and b.description}
+    match = Match(MatchConfig(Rules(), GameFormat.parse("rounds:3"), ("You", "Ann")))
+    with speaking(language):
+        app = ShutTheBoxApp.speaking()
+        said = {b.description for b in app.BINDINGS if isinstance(b, Binding) and b.description}
+        console = Console(width=100, record=True)
+        console.print(render(match))
+        board = console.export_text()
+        headings = [_(words) for words in ("player", "score", "total", "You")]
+    assert said and not said & english, said
+    assert issubclass(app, ShutTheBoxApp) and app.CSS_PATH == ShutTheBoxApp.CSS_PATH
+    assert all(heading in board for heading in headings), board
+    for english_words in ("player", "You", "Round", "round 1"):
+        assert english_words not in board, board

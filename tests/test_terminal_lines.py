@@ -87,9 +87,11 @@ def test_you_are_spoken_to_and_a_tie_reads_as_one() -> None:
     assert narrate({"type": "turn", "seat": 0, "round": 1}, match) == "[bold]Your turn[/]"
     assert narrate({"type": "turn", "seat": 1, "round": 1}, match) == "[bold]Ann's turn[/]"
     assert turn_line(match) == "Your turn"
-    assert narrate({"type": "shut", "seat": 0, "tiles": [1, 6]}, match) == "  shut 6 1"
+    assert narrate({"type": "shut", "seat": 0, "tiles": [1, 6]}, match) == "  You shut 1 6"
+    assert narrate({"type": "roll", "seat": 0, "roll": [3, 5]}, match) == "  You roll 3+5=8"
+    assert narrate({"type": "shut", "seat": 1, "tiles": [1, 6]}, match) == "  shut 1 6"
     ended = {"type": "turn-end", "seat": 0, "score": 8, "open": [1, 7], "shut_box": False}
-    assert narrate(ended, match) == "  no move: your turn ends with 7 1 open, score 8"
+    assert narrate(ended, match) == "  no move: your turn ends with 1 7 open, score 8"
     match.winners = (0, 1)
     assert winners_line(match) == "Tie: You and Ann share the win"
     match.winners = (0,)
@@ -194,6 +196,7 @@ def test_games_lists_the_saved_games_with_their_state(
     main(["play", "--plain", "--players", "cpu,cpu", "--seed", "2"])
     unfinished = session_of(("Ann", "CPU 1 (easy)"), {1: "easy"}, "single", seed=5)
     unfinished.save()
+    assert unfinished.path is not None
     (data_folder / "games" / "broken.json").write_text("{")
     capsys.readouterr()
     main(["games", "--json"])

@@ -9,8 +9,8 @@ they are made here, from the game's :class:`~shutthebox.rules.Rules` and
 ['Your turn', 'The dice', 'Your score', 'Winning']
 >>> import textwrap
 >>> print(textwrap.fill(how_to_play(preset("classic"), "single")[0].lines[1], 80))
-Shut open tiles that add up to the roll: a roll of 3 and 5 (8) may shut 8, 7+1,
-6+2, 5+3, 5+2+1 or 4+3+1, whichever are open.
+Shut open tiles that add up to the roll: a roll of 3 and 5 (8) may shut 8, 1+7,
+2+6, 3+5, 1+2+5 or 1+3+4, whichever are open.
 """
 
 from __future__ import annotations
@@ -45,8 +45,9 @@ class Section:
 
 
 def _written(tiles: tuple[int, ...]) -> str:
-    """A move as the example writes it, highest tile first: ``'5+2+1'``."""
-    return "+".join(str(t) for t in reversed(tiles))
+    """A move as the example writes it, lowest tile first (as every move is written):
+    ``'1+2+5'``."""
+    return "+".join(str(t) for t in tiles)
 
 
 def how_to_play(rules: Rules, game_format: str | GameFormat) -> list[Section]:

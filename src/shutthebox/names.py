@@ -19,6 +19,11 @@ import unicodedata
 from shutthebox.errors import PlayerNameError
 from shutthebox.language import _
 
+YOU = "You"
+"""The name of the seat the reader plays: the game speaks to it ("Your turn", "You shut the
+box!") and never writes it as a name of someone else; a list of names says it in the
+reader's language (:func:`name_of`)."""
+
 MAX_NAME = 40
 """The longest name, in characters after normalising."""
 
@@ -73,3 +78,22 @@ names are letters, digits, spaces and punctuation
 def _shown(char: str) -> str:
     """A character as an escape a reader can type back, such as ``\\x1b``."""
     return repr(char)[1:-1]
+
+
+def about(name: str, you: str, other: str, **values: object) -> str:
+    """The sentence ``other`` about ``name`` (its ``{name}``), or ``you`` when ``name`` is
+    :data:`YOU`, in the current language: whole sentences, since languages conjugate each
+    person their own way (both marked with ``N_`` for the catalogues).
+
+    >>> from shutthebox.language import N_
+    >>> about("You", N_("You shut {tiles}"), N_("{name} shuts {tiles}"), tiles="1 7")
+    'You shut 1 7'
+    >>> about("Ann", N_("You shut {tiles}"), N_("{name} shuts {tiles}"), tiles="1 7")
+    'Ann shuts 1 7'
+    """
+    return _(you if name == YOU else other).format(name=name, **values)
+
+
+def name_of(name: str) -> str:
+    """A player's name as a list of names says it (:data:`YOU` in the current language)."""
+    return _("You") if name == YOU else name

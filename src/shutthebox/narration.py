@@ -3,7 +3,8 @@
 The terminal and the web page say the same sentences: they are made here and nowhere else
 (the terminal adds its colours and indents, the page shows what the server sends it).
 
-A player named "You" is spoken to: "Your turn", "You play first", "You shut the box!".
+A player named "You" is spoken to (:func:`~shutthebox.names.about`): "Your turn", "You play
+first", "You shut the box!".
 
 >>> from shutthebox.formats import GameFormat
 >>> from shutthebox.match import Match, MatchConfig
@@ -29,6 +30,7 @@ from shutthebox.errors import ShutTheBoxError
 from shutthebox.formats import FormatKind, GameFormat
 from shutthebox.language import N_, _, current_language
 from shutthebox.match import Event, EventKind, Match, Pending, PendingKind, format_money
+from shutthebox.names import YOU, about, name_of
 from shutthebox.phrases import join_words
 from shutthebox.players.base import Role
 from shutthebox.rules import (
@@ -43,30 +45,9 @@ from shutthebox.rules import (
 from shutthebox.strategies import format_move
 from shutthebox.tiles import mask_of
 
-YOU = "You"
-"""The name that makes the game speak to the player."""
-
 
 class GameStatusError(ShutTheBoxError):
     """A game status that is none of those a stored game has."""
-
-
-def about(name: str, you: str, other: str, **values: object) -> str:
-    """The sentence ``other`` about ``name`` (its ``{name}``), or ``you`` when ``name`` is
-    :data:`YOU`, in the current language: whole sentences, since languages conjugate each
-    person their own way (both marked with ``N_`` for the catalogues).
-
-    >>> about("You", N_("You shut {tiles}"), N_("{name} shuts {tiles}"), tiles="7 1")
-    'You shut 7 1'
-    >>> about("Ann", N_("You shut {tiles}"), N_("{name} shuts {tiles}"), tiles="7 1")
-    'Ann shuts 7 1'
-    """
-    return _(you if name == YOU else other).format(name=name, **values)
-
-
-def name_of(name: str) -> str:
-    """A player's name as a list of names says it (:data:`YOU` in the current language)."""
-    return _("You") if name == YOU else name
 
 
 def format_text(fmt: GameFormat, round_number: int | None) -> str:
@@ -548,7 +529,10 @@ def _step(event: Event, name: str, battle: bool) -> Told:
         payload = None
     else:
         payload = (bool(event["shut_box"]), event["score"], tuple(event["open"]))
-    return _said_step(kind, name, battle, payload, current_language())
+    told = _said_step(kind, name, battle, payload, current_language())
+    # The short form leaves the player out ("rolls 3+5=8", "shut 1 7" under the turn's
+    # heading): the reader's own steps are said whole, to them ("You roll 3+5=8").
+    return told._replace(brief=None) if name == YOU else told
 
 
 @functools.lru_cache(maxsize=4096)

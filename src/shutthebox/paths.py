@@ -11,10 +11,43 @@ input was good, the machine refused.
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import N_, _
+
+ADVICE = N_("the environment variable SHUTTHEBOX_HOME chooses the data folder: set it to a "
+            "folder you can write")
+"""What a reader can do when the data folder cannot be written, said after the reason."""
+
+
+REASONS = {
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("permission denied"),
+    errno.EROFS: N_("the file system is read-only"),
+    errno.ENOTDIR: N_("a part of the path is a file, not a folder"),
+    errno.ENOENT: N_("no such file or folder"),
+    errno.ENOSPC: N_("no space left on the disk"),
+    errno.EDQUOT: N_("the disk quota is used up"),
+    errno.EISDIR: N_("it is a folder"),
+    errno.EEXIST: N_("it exists already"),
+}
+"""Why the system refused a file, in the reader's language (the system's own words are
+English, or the C library's language)."""
+
+
+def reason(error: OSError) -> str:
+    """Why the system refused, in the reader's language (the system's words when the
+    reason is not one of :data:`REASONS`).
+
+    >>> reason(OSError(errno.ENOTDIR, "Not a directory"))
+    'a part of the path is a file, not a folder'
+    """
+    if error.errno in REASONS:
+        return _(REASONS[error.errno])
+    return error.strerror or str(error)
 
 
 class DataFolderError(ShutTheBoxError):
@@ -41,11 +74,12 @@ def make_folder(folder: Path) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise DataFolderError(f"cannot use {str(folder)!r} as a folder: a file (or a broken "
-                              "link) stands in its place") from None
+        raise DataFolderError(_("cannot use {folder!r} as a folder: a file (or a broken link) "
+                                "stands in its place; {advice}").format(
+                                    folder=str(folder), advice=_(ADVICE))) from None
     except OSError as error:
-        raise DataFolderError(f"cannot create the folder {str(folder)!r}: "
-                              f"{error.strerror or error}") from None
+        raise DataFolderError(_("cannot create the folder {folder!r}: {why}; {advice}").format(
+            folder=str(folder), why=reason(error), advice=_(ADVICE))) from None
     return folder
 
 

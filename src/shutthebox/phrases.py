@@ -1,7 +1,7 @@
 """Pieces of the sentences the game's sentences share, in the current language.
 
->>> join_words(["7", "3", "1"]), join_words(["8", "7 1"], "or"), join_words(["Ann"])
-('7, 3 and 1', '8 or 7 1', 'Ann')
+>>> join_words(["1", "3", "7"]), join_words(["8", "1 7"], "or"), join_words(["Ann"])
+('1, 3 and 7', '8 or 1 7', 'Ann')
 """
 
 from __future__ import annotations

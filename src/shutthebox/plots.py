@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import N_, _
+from shutthebox.paths import reason
 
 FORMATS = (".png", ".svg")
 
@@ -22,18 +24,19 @@ def check_plot_path(path: Path) -> Path:
     >>> check_plot_path(Path("/proc/no/x.png"))
     Traceback (most recent call last):
     ...
-    shutthebox.plots.PlotError: cannot write a plot to '/proc/no/x.png': No such file or directory
+    shutthebox.plots.PlotError: cannot write a plot to '/proc/no/x.png': no such file or folder
     """
     if path.suffix.lower() not in FORMATS:
-        raise PlotError(f"cannot write a plot to {str(path)!r}: use a .png or .svg file")
+        raise PlotError(_("cannot write a plot to {path!r}: use a .png or .svg file").format(
+            path=str(path)))
     existed = path.exists()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with path.open("ab"):
             pass
     except OSError as error:
-        raise PlotError(f"cannot write a plot to {str(path)!r}: "
-                        f"{error.strerror or error}") from None
+        raise PlotError(_("cannot write a plot to {path!r}: {why}").format(
+            path=str(path), why=reason(error))) from None
     if not existed:
         path.unlink()
     return path
@@ -43,8 +46,8 @@ def _save(figure: Any, path: Path) -> None:
     try:
         figure.savefig(path)
     except OSError as error:
-        raise PlotError(f"cannot write a plot to {str(path)!r}: "
-                        f"{error.strerror or error}") from None
+        raise PlotError(_("cannot write a plot to {path!r}: {why}").format(
+            path=str(path), why=reason(error))) from None
 
 
 def plot_distribution(distribution: Mapping[int, float], path: Path, title: str,
@@ -59,14 +62,14 @@ def plot_distribution(distribution: Mapping[int, float], path: Path, title: str,
     figure, axes = plt.subplots(figsize=(9, 4.5))
     scores = sorted(distribution)
     axes.bar([str(s) for s in scores], [distribution[s] for s in scores], color="#b5651d",
-             label="simulated" if exact is not None else "probability")
+             label=_("simulated") if exact is not None else _("probability"))
     if exact is not None:
         exact_scores = [s for s in sorted(exact) if s in distribution or exact[s] > 0]
         axes.plot([str(s) for s in exact_scores], [exact[s] for s in exact_scores], "o",
-                  color="#1f3b4d", label="exact")
+                  color="#1f3b4d", label=_("exact"))
         axes.legend()
-    axes.set_xlabel("score")
-    axes.set_ylabel("probability")
+    axes.set_xlabel(_("score"))
+    axes.set_ylabel(_("probability"))
     axes.set_title(title)
     if len(scores) > 30:
         for label in axes.get_xticklabels()[1::2]:
@@ -88,7 +91,7 @@ def plot_win_rates(names: Sequence[str], rates: Sequence[float],
 
     figure, axes = plt.subplots(figsize=(7, 4))
     axes.bar(list(names), list(rates), yerr=list(errors), capsize=6, color="#b5651d")
-    axes.set_ylabel("win rate")
+    axes.set_ylabel(_("win rate"))
     axes.set_ylim(0, 1)
     axes.set_title(title)
     figure.tight_layout()
@@ -96,6 +99,43 @@ def plot_win_rates(names: Sequence[str], rates: Sequence[float],
     plt.close(figure)
     return path
 
+
+def moment_places(moments: Sequence[Mapping[str, Any]]) -> list[float]:
+    """Where each moment of an analysis stands on the chart: a decision at its number (as
+    the review's table and JSON number it), the start at 0, and the rolls (and the end)
+    spread evenly between the decision before them and the next.
+
+    >>> moment_places([{"kind": "start", "number": None}, {"kind": "roll", "number": None},
+    ...                {"kind": "decision", "number": 1}, {"kind": "roll", "number": None},
+    ...                {"kind": "roll", "number": None}, {"kind": "decision", "number": 2},
+    ...                {"kind": "end", "number": None}])
+    [0.0, 0.5, 1.0, 1.3333333333333333, 1.6666666666666665, 2.0, 2.5]
+    """
+    places: list[float] = []
+    between: list[int] = []   # the moments since the last decision, to be spread
+
+    def spread(last: float) -> None:
+        for j, at in enumerate(between, 1):
+            places[at] = last + j / (len(between) + 1)
+        between.clear()
+
+    last = 0.0
+    for at, moment in enumerate(moments):
+        if moment["kind"] == "decision" and moment.get("number") is not None:
+            spread(last)
+            last = float(moment["number"])
+            places.append(last)
+        elif moment["kind"] == "start":
+            places.append(0.0)
+        else:
+            places.append(last)
+            between.append(at)
+    spread(last)
+    return places
+
+
+SIZE_WORDS = {"inaccuracy": N_("inaccuracy"), "mistake": N_("mistake"), "blunder": N_("blunder")}
+"""The sizes of a costly decision in the reader's words."""
 
 SIZE_MARKERS = {"inaccuracy": ("o", "#d4a017"), "mistake": ("X", "#e07b00"),
                 "blunder": ("X", "#c0392b")}
@@ -114,32 +154,38 @@ def plot_review(analysis: Mapping[str, Any], path: Path, title: str) -> Path:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    from shutthebox.names import name_of
 
     players = analysis["players"]
     by_chance = bool(players) and players[0]["unit"] == "chance"
     scale = 100.0 if by_chance else 1.0
     moments = analysis["moments"]
+    places = moment_places(moments)
     figure, axes = plt.subplots(figsize=(10, 4.5))
     for player in players:
         name = player["player"]
-        points = [(x, m["values"][name] * scale) for x, m in enumerate(moments)
+        points = [(x, m["values"][name] * scale) for x, m in zip(places, moments, strict=True)
                   if name in m["values"]]
         if not points:
             continue
-        line = axes.plot([x for x, _ in points], [y for _, y in points], "-", linewidth=1.6,
-                         label=name)[0]
+        line = axes.plot([x for x, _y in points], [y for _x, y in points], "-",
+                         linewidth=1.6, label=name_of(name))[0]
         for size, (marker, colour) in SIZE_MARKERS.items():
-            marked = [(x, m["values"][name] * scale) for x, m in enumerate(moments)
+            marked = [(x, m["values"][name] * scale) for x, m in zip(places, moments,
+                                                                      strict=True)
                       if m["size"] == size and m["player"] == name and name in m["values"]]
             if marked:
-                axes.plot([x for x, _ in marked], [y for _, y in marked], marker,
+                axes.plot([x for x, _y in marked], [y for _x, y in marked], marker,
                           color=colour, markeredgecolor=line.get_color(), markersize=9,
                           linestyle="none")
     for size, (marker, colour) in SIZE_MARKERS.items():   # one legend entry per size
-        axes.plot([], [], marker, color=colour, linestyle="none", label=size)
-    axes.set_xlabel("move (each roll and decision)")
-    axes.set_ylabel("chance to win (%)" if by_chance else players[0]["measure"]
-                    if players else "value")
+        axes.plot([], [], marker, color=colour, linestyle="none", label=_(SIZE_WORDS[size]))
+    axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_xlabel(_("decision (the rolls between them are drawn between the numbers)"))
+    axes.set_ylabel(_("chance to win (%)") if by_chance else _(players[0]["measure"])
+                    if players else _("value"))
     if by_chance:
         axes.set_ylim(-2, 102)
     axes.set_title(title)

@@ -282,27 +282,30 @@ class Rules:
 
 @dataclass(frozen=True)
 class Preset:
-    """A named rule set and the rule sheet it comes from."""
+    """A named rule set and the rule sheet it comes from (both said with ``_``)."""
 
     name: str
     rules: Rules
     source: str
     summary: str
+    alias_of: str | None = None
+    """The preset this one is another name for (the same rules from the same sheet)."""
 
 
 PRESETS: dict[str, Preset] = {p.name: p for p in [
-    Preset("classic", Rules(), "004 basic game",
+    Preset("classic", Rules(), N_("004 basic game"),
            N_("9 tiles, two dice always, any combination, sum scoring")),
     Preset("pub", Rules(one_die=OneDie.HIGH_SHUT), "000",
            N_("9 tiles; one die may be chosen once 7, 8 and 9 are shut")),
     Preset("pub-digits", Rules(one_die=OneDie.HIGH_SHUT, scoring=Scoring.DIGITS),
-           "000 alternative score method", N_("as pub, open tiles read as one number")),
-    Preset("cards", Rules(tiles=10, one_die=OneDie.HIGH_SHUT), "000 (a row of ten cards)",
+           N_("000 alternative score method"), N_("as pub, open tiles read as one number")),
+    Preset("cards", Rules(tiles=10, one_die=OneDie.HIGH_SHUT), N_("000 (a row of ten cards)"),
            N_("10 tiles Ace to 10; one die may be chosen once 7 and up are shut")),
     Preset("family-12", Rules(tiles=12, one_die=OneDie.LOW_SUM), "001",
            N_("12 tiles; one die may be chosen when the open tiles sum to 6 or less")),
     Preset("family-12-faces", Rules(tiles=12, one_die=OneDie.LOW_SUM, moves=MoveRule.DICE),
-           "001 alternative", N_("as family-12, but shut the total or either or both dice faces")),
+           N_("001 alternative"),
+           N_("as family-12, but shut the total or either or both dice faces")),
     Preset("lever-9", Rules(one_die=OneDie.LOW_SUM, first_player=FirstPlayer.LOWEST), "002",
            N_("9 levers; one die when the open tiles sum to 6 or less; lowest roll starts")),
     Preset("lever-12", Rules(tiles=12, one_die=OneDie.LOW_SUM, first_player=FirstPlayer.LOWEST),
@@ -313,15 +316,23 @@ PRESETS: dict[str, Preset] = {p.name: p for p in [
            N_("9 tiles; only one die once every tile above 6 is shut; highest roll starts")),
     Preset("covered", Rules(one_die=OneDie.HIGH_SHUT, one_die_forced=True,
                             scoring=Scoring.COVERED, first_player=FirstPlayer.HIGHEST),
-           "003 'another fun way'", N_("as encyclopedia, scoring the shut tiles (higher wins)")),
-    Preset("children", Rules(), "004 basic game", N_("9 tiles, two dice always")),
-    Preset("children-one-die", Rules(one_die=OneDie.HIGH_SHUT), "004 variation 1",
-           N_("players may choose 1 or 2 dice once no tile above 6 remains")),
-    Preset("children-two-tiles", Rules(max_tiles=2), "004 variation 2",
+           N_("003 'another fun way'"),
+           N_("as encyclopedia, scoring the shut tiles (higher wins)")),
+    # The children's set's basic game is the classic game: one rule set, two names (the
+    # children's variations below start from it). A name whose rules another preset has
+    # says so (alias_of), so that no two names differ in nothing without a word.
+    Preset("children", Rules(), N_("004 basic game"),
+           N_("another name for classic: the same rules, from the same sheet"),
+           alias_of="classic"),
+    # Sheet 004's first variation is the pub rule of sheet 000: the same rules again.
+    Preset("children-one-die", Rules(one_die=OneDie.HIGH_SHUT), N_("004 variation 1"),
+           N_("another name for pub: players may choose 1 or 2 dice once no tile above 6 "
+              "remains"), alias_of="pub"),
+    Preset("children-two-tiles", Rules(max_tiles=2), N_("004 variation 2"),
            N_("at most 2 tiles per roll")),
-    Preset("children-digits", Rules(scoring=Scoring.DIGITS), "004 variation 4",
+    Preset("children-digits", Rules(scoring=Scoring.DIGITS), N_("004 variation 4"),
            N_("open tiles read left to right as one number")),
-    Preset("box-12", Rules(tiles=12), "002 (12 lever set), two dice always",
+    Preset("box-12", Rules(tiles=12), N_("002 (12 lever set), two dice always"),
            N_("12 tiles, two dice always")),
 ]}
 """Every named rule set, by name."""

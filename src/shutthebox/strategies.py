@@ -21,7 +21,7 @@ from shutthebox.language import _
 from shutthebox.players.base import Situation, Strategy
 from shutthebox.players.simple import FewestTilesStrategy, HighestFirstStrategy, RandomStrategy
 from shutthebox.rules import Rules
-from shutthebox.tiles import Tiles, tiles_of
+from shutthebox.tiles import Tiles, format_tiles
 from shutthebox.turn import Phase, TurnState
 
 # The interface and the simple players are also named here: the registry's callers (the
@@ -100,17 +100,18 @@ def check_strategy(name: str) -> str:
 
 
 def format_move(move: Tiles) -> str:
-    """A move's tiles highest first, the one order of moves in the log, the terminal, the
-    hint and the review: ``'7 1'`` (open tiles are listed lowest first, as the box reads).
+    """A move's tiles lowest first, the one order of tiles everywhere (the log, the
+    terminal, the hint, the review, the manual), as the box reads and :func:`format_tiles`
+    writes open tiles: ``'1 7'``.
 
     >>> format_move(0b1000001)
-    '7 1'
+    '1 7'
     """
-    return " ".join(map(str, reversed(tiles_of(move)))) or "-"
+    return format_tiles(move)
 
 
 def describe_move(state: TurnState, action: int) -> str:
-    """An action in words, a move highest first: ``'roll 1 die'`` or ``'shut 5 3'``."""
+    """An action in words, a move lowest first: ``'roll 1 die'`` or ``'shut 3 5'``."""
     if state.phase is Phase.CHOOSE_DICE:
         return _("roll 1 die") if action == 1 else _("roll 2 dice")
     return _("shut {tiles}").format(tiles=format_move(action))

@@ -69,13 +69,13 @@ def legal_moves(rules: Rules, open_tiles: Tiles, roll: Roll) -> tuple[Tiles, ...
 
 
 def explain_illegal(rules: Rules, open_tiles: Tiles, roll: Roll, move: Tiles) -> str:
-    """Why a move is not legal, in words that quote the move (highest tile first, as moves
+    """Why a move is not legal, in words that quote the move (lowest tile first, as moves
     are written), the roll and the open tiles.
 
     >>> explain_illegal(Rules(), 0b111111111, (3, 5), 0b11000)
-    'cannot shut 5 and 4: the tiles add up to 9, not 8 (roll 3+5=8, open: 1 2 3 4 5 6 7 8 9)'
+    'cannot shut 4 and 5: the tiles add up to 9, not 8 (roll 3+5=8, open: 1 2 3 4 5 6 7 8 9)'
     """
-    shown = join_words([str(t) for t in reversed(tiles_of(move))])
+    shown = join_words([str(t) for t in tiles_of(move)])
     where = _("(roll {roll}, open: {open})").format(roll=format_roll(roll),
                                                     open=format_tiles(open_tiles))
     if move == 0:

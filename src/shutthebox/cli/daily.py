@@ -16,9 +16,11 @@ from rich.console import Console
 from rich.markup import escape
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import N_, _
+from shutthebox.plots import SIZE_WORDS
 
 DateOption = Annotated[str | None, typer.Option(
-    "--date", help="play the box of another day, like 2026-11-24 [default: today, UTC]")]
+    "--date", help=N_("play the box of another day, like 2026-11-24 [default: today, UTC]"))]
 
 
 class InputEndedError(ShutTheBoxError):
@@ -30,43 +32,55 @@ class InputEndedError(ShutTheBoxError):
 def daily_command(
     day_text: DateOption = None,
     as_json: Annotated[bool, typer.Option(
-        "--json", help="print the result as JSON for scripts (the prompts go to standard "
-        "error)")] = False,
-    name: Annotated[str, typer.Option("--name", help="your name in the result")] = "You",
+        "--json", help=N_("print the result as JSON for scripts (the prompts go to standard "
+        "error)"))] = False,
+    name: Annotated[str | None, typer.Option(
+        "--name", help=N_("your name in the result (without it, the result speaks to "
+                          "you)"))] = None,
 ) -> None:
-    """Play today's box: everyone gets the same dice, roll by roll; then your score against
-    perfect play on the same dice, and your accuracy."""
+    """The ``daily`` command: today's box, in lines of text."""
     from shutthebox.coach.daily import daily_box, parse_day
     from shutthebox.names import clean_name
 
     day = parse_day(day_text) if day_text is not None else datetime.now(UTC).date()
-    player = clean_name(name)
+    from shutthebox.names import YOU
+
+    player = clean_name(name) if name is not None else YOU
     box = daily_box(day)
     console = Console(stderr=as_json, highlight=False)
     from shutthebox.rules import PRESETS
 
-    console.print(f"[bold]Daily box of {day.isoformat()}[/]: {box.preset} "
-                  f"({escape(PRESETS[box.preset].summary)}).")
+    console.print(_("[bold]Daily box of {day}[/]: {preset} ({summary}).").format(
+        day=day.isoformat(), preset=box.preset, summary=escape(_(PRESETS[box.preset].summary))))
     match = box.play(_reader(console, input), player)
     result = box.result(match.to_log())
     if as_json:
         print(json.dumps(result, indent=2))
         return
-    better = "lower" if box.rules.lower_is_better else "higher"
-    console.print(f"Your score: [bold]{result['score']}[/]; perfect play on the same dice "
-                  f"scored {result['perfect']} ({better} is better). Accuracy "
-                  f"{result['accuracy']:.1f}.")
-    console.print(f"Perfect play on the same dice: {escape(', '.join(result['perfect_moves']))}.")
+    said = (_("Your score: [bold]{score}[/]; perfect play on the same dice scored {perfect} "
+              "(lower is better). Accuracy {accuracy}.") if box.rules.lower_is_better else
+            _("Your score: [bold]{score}[/]; perfect play on the same dice scored {perfect} "
+              "(higher is better). Accuracy {accuracy}."))
+    if player != YOU:
+        said = (_("{name}'s score: [bold]{score}[/]; perfect play on the same dice scored "
+                  "{perfect} (lower is better). Accuracy {accuracy}.")
+                if box.rules.lower_is_better else
+                _("{name}'s score: [bold]{score}[/]; perfect play on the same dice scored "
+                  "{perfect} (higher is better). Accuracy {accuracy}."))
+    console.print(said.format(name=escape(player), score=result["score"],
+                              perfect=result["perfect"], accuracy=f"{result['accuracy']:.1f}"))
+    console.print(_("Perfect play on the same dice: {moves}.").format(
+        moves=escape(_(", ").join(result["perfect_moves"]))))
     for mark in result["analysis"]["marks"]:
         if mark["why"]:
-            console.print(f"  {mark['size']}: {escape(mark['why'])}")
+            console.print(f"  {_(SIZE_WORDS[mark['size']])}: {escape(mark['why'])}")
 
 
 def _reader(console: Console, ask: Callable[[str], str]) -> Callable[..., int]:
     """The human's decisions, asked a line at a time until one is legal."""
     from shutthebox.dice import format_roll
     from shutthebox.match import Match, PendingKind
-    from shutthebox.strategies import describe_move
+    from shutthebox.strategies import describe_move, format_move
     from shutthebox.terminal.game import read_move
     from shutthebox.tiles import format_tiles
 
@@ -76,21 +90,24 @@ def _reader(console: Console, ask: Callable[[str], str]) -> Callable[..., int]:
         assert turn is not None
         while True:
             if pending.kind is PendingKind.CHOOSE_DICE:
-                prompt = f"Open: {format_tiles(turn.open_tiles)}. Roll 1 or 2 dice? [2] "
+                prompt = _("Open: {tiles}. Roll 1 or 2 dice? [2] ").format(
+                    tiles=format_tiles(turn.open_tiles))
             else:
-                prompt = (f"Open: {format_tiles(turn.open_tiles)}. Roll "
-                          f"{format_roll(turn.roll or ())}: tiles to shut (? for the legal "
-                          "moves): ")
+                prompt = _("Open: {tiles}. Roll {roll}: tiles to shut (? for the legal "
+                           "moves): ").format(tiles=format_tiles(turn.open_tiles),
+                                             roll=format_roll(turn.roll or ()))
             console.print(prompt, end="")
             try:
                 answer = ask("").strip().lower()
             except EOFError:
                 console.print()
-                raise InputEndedError("input ended before the daily box was finished") \
+                raise InputEndedError(_("input ended before the daily box was finished")) \
                     from None
             if answer == "?":
-                console.print("legal: " + ", ".join(describe_move(turn, a).removeprefix(
-                    "shut ") for a in turn.legal_actions()))
+                moves = _(", ").join(describe_move(turn, a) if pending.kind is
+                                     PendingKind.CHOOSE_DICE else format_move(a)
+                                     for a in turn.legal_actions())
+                console.print(_("legal: {moves}").format(moves=moves))
                 continue
             try:
                 action = (_dice(answer) if pending.kind is PendingKind.CHOOSE_DICE
@@ -107,7 +124,7 @@ def _reader(console: Console, ask: Callable[[str], str]) -> Callable[..., int]:
 
 def _dice(answer: str) -> int:
     if answer not in ("", "1", "2"):
-        raise ShutTheBoxError(f"{answer!r} is not 1 or 2")
+        raise ShutTheBoxError(_("{answer!r} is not 1 or 2").format(answer=answer))
     return int(answer or "2")
 
 

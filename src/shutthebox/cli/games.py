@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from shutthebox.language import N_, _
+
 
 def printable(text: str) -> str:
     """``text`` with each character that would act on the terminal (an escape, a newline)
@@ -19,12 +21,12 @@ def printable(text: str) -> str:
 
 
 def games_command(
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON for scripts")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help=N_("print JSON for scripts"))] = False,
 ) -> None:
-    """List the saved games with their state, latest first. `shutthebox play --resume GAME`
-    continues an unfinished one."""
+    """The ``games`` command: the saved games, latest first."""
     from rich.console import Console
 
+    from shutthebox.names import name_of
     from shutthebox.paths import games_dir
     from shutthebox.terminal.saved import saved_games
 
@@ -39,16 +41,18 @@ def games_command(
         return
     console = Console()
     if not games:
-        console.print(f"No saved games in {games_dir(create=False)}", highlight=False,
+        console.print(_("No saved games in {folder}").format(folder=games_dir(create=False)),
+                      highlight=False,
                       soft_wrap=True, markup=False)
         return
-    console.print(f"Saved games in {games_dir(create=False)}, latest first:", highlight=False,
+    console.print(_("Saved games in {folder}, latest first:").format(
+                  folder=games_dir(create=False)), highlight=False,
                   soft_wrap=True, markup=False)
     for game in games:
         match = game.match
-        players = f"  ({', '.join(match.players)})" if match else ""
+        players = "  ({})".format(_(", ").join(map(name_of, match.players))) if match else ""
         style = "bold" if match is not None and not match.is_over else ""
-        console.print(printable(f"{game.name}  {game.state}{players}"), style=style,
+        console.print(printable(f"{game.name}  {_(game.state)}{players}"), style=style,
                       highlight=False, soft_wrap=True, markup=False)
 
 

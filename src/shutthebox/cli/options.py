@@ -13,35 +13,36 @@ from typing import Annotated, Any
 
 import typer
 
-from shutthebox.rules import PRESETS, Rules, preset
+from shutthebox.language import N_
+from shutthebox.rules import Rules, preset
 
-RULES_PANEL = "Rules (a preset, then any flag changes it)"
+RULES_PANEL = N_("Rules (a preset, then any flag changes it)")
 
 PresetOption = Annotated[str | None, typer.Option(
-    "--preset", help=f"start from a named rule set: {', '.join(sorted(PRESETS))} "
-    "(see `shutthebox rules`)", rich_help_panel=RULES_PANEL)]
+    "--preset", help=N_("start from a named rule set (`shutthebox rules` lists them)"),
+    rich_help_panel=RULES_PANEL)]
 TilesOption = Annotated[int | None, typer.Option(
-    "--tiles", help="number of tiles, 2 to 12 [default: 9]", rich_help_panel=RULES_PANEL)]
+    "--tiles", help=N_("number of tiles, 2 to 12 [default: 9]"), rich_help_panel=RULES_PANEL)]
 OneDieOption = Annotated[str | None, typer.Option(
-    "--one-die", help="when one die may be rolled: never | low-sum (open tiles sum to 6 or "
-    "less) | high-shut (every tile 7 and up shut)", rich_help_panel=RULES_PANEL)]
+    "--one-die", help=N_("when one die may be rolled: never | low-sum (open tiles sum to 6 or "
+    "less) | high-shut (every tile 7 and up shut)"), rich_help_panel=RULES_PANEL)]
 ForcedOption = Annotated[bool | None, typer.Option(
-    "--one-die-forced/--one-die-optional", help="one die must be rolled when the one-die "
-    "rule applies (default: the player chooses)", rich_help_panel=RULES_PANEL)]
+    "--one-die-forced/--one-die-optional", help=N_("one die must be rolled when the one-die "
+    "rule applies (default: the player chooses)"), rich_help_panel=RULES_PANEL)]
 MovesOption = Annotated[str | None, typer.Option(
-    "--moves", help="any (any tiles adding up to the total) | dice (the total, or either or "
-    "both dice faces)", rich_help_panel=RULES_PANEL)]
+    "--moves", help=N_("any (any tiles adding up to the total) | dice (the total, or either or "
+    "both dice faces)"), rich_help_panel=RULES_PANEL)]
 MaxTilesOption = Annotated[int | None, typer.Option(
-    "--max-tiles", help="at most K tiles per roll", rich_help_panel=RULES_PANEL)]
+    "--max-tiles", help=N_("at most K tiles per roll"), rich_help_panel=RULES_PANEL)]
 ScoringOption = Annotated[str | None, typer.Option(
-    "--scoring", help="sum (of open tiles, lower wins) | digits (open tiles read as one "
-    "number, lower wins) | covered (sum of shut tiles, higher wins)",
+    "--scoring", help=N_("sum (of open tiles, lower wins) | digits (open tiles read as one "
+    "number, lower wins) | covered (sum of shut tiles, higher wins)"),
     rich_help_panel=RULES_PANEL)]
 InstantWinOption = Annotated[bool | None, typer.Option(
-    "--instant-win/--no-instant-win", help="shut box wins at once [default: single, solo only]",
-    rich_help_panel=RULES_PANEL)]
+    "--instant-win/--no-instant-win", help=N_("shut box wins at once [default: single, solo "
+    "only]"), rich_help_panel=RULES_PANEL)]
 FirstOption = Annotated[str | None, typer.Option(
-    "--first", help="who starts: seat (seat order) | lowest | highest (roll-off)",
+    "--first", help=N_("who starts: seat (seat order) | lowest | highest (roll-off)"),
     rich_help_panel=RULES_PANEL)]
 
 

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from shutthebox.errors import FormatError, ShutTheBoxError
-from shutthebox.language import _, ngettext
+from shutthebox.language import N_, _, ngettext
 from shutthebox.match import GameFormat, MatchConfig, format_money, parse_stake
-from shutthebox.names import MAX_NAME, clean_name
+from shutthebox.names import clean_name
+from shutthebox.paths import DataFolderError
 from shutthebox.rules import Rules
 
 if TYPE_CHECKING:
@@ -68,11 +69,12 @@ def parse_players(text: str) -> tuple[tuple[str, ...], dict[int, str]]:
     """
     entries = [e.strip() for e in text.split(",")]
     if not any(entries):
-        raise FormatError(f"no players in {text!r}: give names or cpu, like 'Ann,cpu'")
+        raise FormatError(_("no players in {text!r}: give names or cpu, like "
+                            "'Ann,cpu'").format(text=text))
     names: list[str] = []
     computers: dict[int, str] = {}
     for seat, entry in enumerate(entries):
-        head, _, spec = entry.partition(":")
+        head, _sep, spec = entry.partition(":")
         if head.lower() == "cpu":
             computers[seat] = spec or COMPUTER_DEFAULT
             names.append(f"CPU {len(computers)} ({computers[seat]})")
@@ -92,15 +94,47 @@ def check_players(text: str) -> str:
 
 
 def make_session(rules: Rules, players: str, game_format: str | None, stake: str | None,
-                 seed: int | None, games: int = 1) -> GameSession:
+                 seed: int | None, games: int = 1, keep: bool = True) -> GameSession:
     """A session of the players, the format (default: single, or solo for one player) and the
-    stake; every name and strategy is checked here."""
+    stake, its games saved if ``keep``; every name and strategy is checked here.
+
+    :raises DataFolderError: the games are to be kept, and the data folder cannot be written.
+    """
     from shutthebox.terminal.session import GameSession
 
-    names, computers = parse_players(players)
+    config = match_config(rules, players, game_format, stake)
+    _names, computers = parse_players(players)
+    return GameSession(config, computers, random.Random(seed), seed, games, keep=keep)
+
+
+def match_config(rules: Rules, players: str, game_format: str | None,
+                 stake: str | None) -> MatchConfig:
+    """The match of the players, the format (default: single, or solo for one player) and
+    the stake, each checked."""
+    names, _computers = parse_players(players)
     chosen = GameFormat.parse(game_format or ("solo" if len(names) == 1 else "single"))
-    config = MatchConfig(rules, chosen, names, parse_stake(stake) if stake else 0)
-    return GameSession(config, computers, random.Random(seed), seed, games)
+    return MatchConfig(rules, chosen, names, parse_stake(stake) if stake else 0)
+
+
+def kept_session(rules: Rules, players: str, game_format: str | None, stake: str | None,
+                 seed: int | None, games: int, keep: bool) -> GameSession:
+    """The session, saved if it can be: computers alone play on unsaved when the data
+    folder cannot be written (nobody would resume them), saying so on standard error.
+
+    :raises DataFolderError: people are playing and the game cannot be saved (the message
+        names SHUTTHEBOX_HOME and --no-save).
+    """
+    try:
+        return make_session(rules, players, game_format, stake, seed, games, keep)
+    except DataFolderError as error:
+        names, computers = parse_players(players)
+        if len(names) > len(computers):
+            raise DataFolderError(_("this game is saved as it is played, and it cannot be: "
+                                    "{why}; or play with --no-save").format(why=error)) \
+                from None
+        print(_("shutthebox: the game is not saved: {why}").format(why=error),
+              file=sys.stderr)
+        return make_session(rules, players, game_format, stake, seed, games, keep=False)
 
 
 def _ask(question: str, read: Callable[[str], Any], console: Console) -> Any:
@@ -114,73 +148,87 @@ def _ask(question: str, read: Callable[[str], Any], console: Console) -> Any:
             raise typer.Abort from None
         try:
             return read(answer)
+        except DataFolderError:
+            raise
         except ValueError as error:
             console.print(_("{error}: try again").format(error=f"[red]{escape(str(error))}[/]"),
                           highlight=False)
 
 
 def _wizard(rules: Rules, stake: str | None, seed: int | None, games: int,
-            console: Console) -> GameSession:
+            console: Console, keep: bool = True) -> GameSession:
     """The setup questions, each asked again until its answer is good."""
     from shutthebox.cli.options import rules_from_flags
 
-    console.print("[bold]Shut the Box[/]: a few questions (Enter takes the default).")
-    names = _ask(f"Players, comma separated, cpu for a computer [{DEFAULT_PLAYERS}]: ",
+    console.print(_("[bold]Shut the Box[/]: a few questions (Enter takes the default)."))
+    names = _ask(_("Players, comma separated, cpu for a computer [{players}]: ").format(
+                     players=DEFAULT_PLAYERS),
                  lambda text: check_players(text or DEFAULT_PLAYERS), console)
-    chosen = _ask("Rules preset (see `shutthebox rules`) [classic]: ",
+    chosen = _ask(_("Rules preset (see `shutthebox rules`) [classic]: "),
                   lambda text: rules_from_flags(text) if text else rules, console)
-    console.print("Formats: single, solo, rounds:R, elimination:L, loser-at:L, race:T, battle",
-                  highlight=False)
-    session: GameSession = _ask(
-        "Format [single, or solo for one player]: ",
-        lambda text: make_session(chosen, names, text or None, stake, seed, games), console)
-    return session
+    console.print(_("Formats: {formats}").format(
+        formats="single, solo, rounds:R, elimination:L, loser-at:L, race:T, battle"),
+        highlight=False)
+
+    def read_format(text: str) -> str | None:
+        match_config(chosen, names, text or None, stake)   # refuses a bad format at once
+        return text or None
+
+    game_format: str | None = _ask(_("Format [single, or solo for one player]: "),
+                                   read_format, console)
+    return kept_session(chosen, names, game_format, stake, seed, games, keep)
 
 
 def play_command(
     rules: Rules,
     game: Annotated[str | None, typer.Argument(
-        help="with --resume: the saved game to resume (see `shutthebox games`)",
+        help=N_("with --resume: the saved game to resume (see `shutthebox games`)"),
         show_default=False)] = None,
     players: Annotated[str | None, typer.Option(
-        "--players", help=f"comma-separated seats: a name (up to {MAX_NAME} characters) for a "
+        "--players", help=N_("comma-separated seats: a name (up to 40 characters) for a "
         "human, "
         "cpu or cpu:STRATEGY for a computer (STRATEGY: easy, medium, hard, random, "
-        "highest-first, fewest-tiles, optimal, optimal:shut ...). Default: You,cpu")] = None,
+        "highest-first, fewest-tiles, optimal, optimal:shut ...). Default: You,cpu"))] = None,
     game_format: Annotated[str | None, typer.Option(
-        "--format", help="single | solo | rounds:R | elimination:L | loser-at:L | race:T | "
-        "battle (default: single, or solo for one player)")] = None,
+        "--format", help=N_("single | solo | rounds:R | elimination:L | loser-at:L | race:T | "
+        "battle (default: single, or solo for one player)"))] = None,
     stake: Annotated[str | None, typer.Option(
-        "--stake", help="play for a pot: every player antes this much each game")] = None,
+        "--stake", help=N_("play for a pot: every player antes this much each game"))] = None,
     games: Annotated[int, typer.Option(
-        "--games", min=1, max=MAX_GAMES, help=f"games in the session, up to {MAX_GAMES} "
-        "(with people at the table you are asked after each game)")] = 1,
+        "--games", min=1, max=MAX_GAMES, help=N_("games in the session, up to 1000 "
+        "(with people at the table you are asked after each game)"))] = 1,
     seed: Annotated[int | None, typer.Option(
-        "--seed", help="seed the dice, to replay a game exactly")] = None,
+        "--seed", help=N_("seed the dice, to replay a game exactly"))] = None,
     resume: Annotated[bool, typer.Option(
-        "--resume", help="resume a saved unfinished game: the latest, or GAME")] = False,
+        "--resume", help=N_("resume a saved unfinished game: the latest, or GAME"))] = False,
     plain: Annotated[bool, typer.Option(
-        "--plain", help="play in lines of text, not full screen (automatic when input or "
-        "output is not a terminal)")] = False,
+        "--plain", help=N_("play in lines of text, not full screen (automatic when input or "
+        "output is not a terminal)"))] = False,
     fast: Annotated[bool, typer.Option(
-        "--fast", help="no pauses between computer moves")] = False,
+        "--fast", help=N_("no pauses between computer moves"))] = False,
     as_json: Annotated[bool, typer.Option(
-        "--json", help="print the result as JSON (for games of computer players)")] = False,
+        "--json", help=N_("print the result as JSON (for games of computer players)"))] = False,
+    no_save: Annotated[bool, typer.Option(
+        "--no-save", help=N_("do not save the games (nothing is written in the data "
+                             "folder; such a game cannot be resumed)"))] = False,
 ) -> None:
-    """Play Shut the Box in the terminal. Click or type the tiles to shut, h for a hint from
-    the exact solver, q to quit (the game is saved; --resume continues it). Games are saved
-    as JSON logs in the data folder (see the README)."""
+    """The ``play`` command (its help, with the data folder, is :data:`~shutthebox.cli.
+    DETAILS`'s)."""
     from rich.console import Console
 
     console = Console(quiet=as_json)
     if game is not None and not resume:
-        raise FormatError(f"unexpected argument {game!r}: a game name goes with --resume")
+        raise FormatError(_("unexpected argument {game!r}: a game name goes with "
+                            "--resume").format(game=game))
     terminal = is_terminal(sys.stdin) and is_terminal(sys.stdout)
     if resume:
         given = [flag for flag, value in (("--players", players), ("--format", game_format),
                                           ("--stake", stake)) if value is not None]
+        if no_save:
+            given.append("--no-save")
         if given:
-            raise FormatError(f"--resume continues a saved game as it was: drop {given[0]}")
+            raise FormatError(_("--resume continues a saved game as it was: drop "
+                                "{flag}").format(flag=given[0]))
         from shutthebox.terminal.saved import find_game
         from shutthebox.terminal.session import GameSession
 
@@ -189,14 +237,14 @@ def play_command(
         _check_input(len(saved.match.players) - len(saved.computers))
         session = GameSession.resume(saved, seed)
     elif players is None and game_format is None and terminal and not as_json:
-        session = _wizard(rules, stake, seed, games, console)
+        session = _wizard(rules, stake, seed, games, console, not no_save)
     else:
         seats = DEFAULT_PLAYERS if players is None else players
         names, computers = parse_players(seats)
         _check_input(len(names) - len(computers))
-        session = make_session(rules, seats, game_format, stake, seed, games)
+        session = kept_session(rules, seats, game_format, stake, seed, games, not no_save)
     try:
-        if resume:
+        if resume and session.path is not None:
             console.print(_("resuming {game}").format(game=session.path.stem), highlight=False)
         if terminal and not plain and not as_json and full_screen_fits():
             _play_full_screen(session, console, fast)
@@ -213,9 +261,9 @@ def _check_input(humans: int) -> None:
     :raises ClosedInputError: standard input is closed.
     """
     if humans and not input_is_open():
-        raise ClosedInputError(
+        raise ClosedInputError(_(
             "standard input is closed, so nobody can type a move: run it from a terminal, "
-            "or give --players cpu,cpu to watch computers play")
+            "or give --players cpu,cpu to watch computers play"))
 
 
 def _play_full_screen(session: GameSession, console: Console, fast: bool) -> None:
@@ -224,16 +272,13 @@ def _play_full_screen(session: GameSession, console: Console, fast: bool) -> Non
     from shutthebox.terminal.game import Outcome
     from shutthebox.terminal.saved import SaveError
 
-    app = ShutTheBoxApp(session, fast=fast)
+    app = ShutTheBoxApp.speaking()(session, fast=fast)
     outcome = app.run()
     if app.save_problem:
         raise SaveError(app.save_problem)
     if outcome is None:   # the app stopped on an error it has shown
         raise SystemExit(1)
-    finished = outcome is Outcome.FINISHED
-    console.print((_("game saved to {path}") if finished else
-                   _("game saved unfinished to {path}")).format(path=session.path),
-                  highlight=False, soft_wrap=True)
+    _say_saved(console, session, outcome is Outcome.FINISHED)
     if outcome is Outcome.INTERRUPTED:
         raise SystemExit(130)
 
@@ -244,7 +289,8 @@ def _play_lines(session: GameSession, console: Console, fast: bool, as_json: boo
     results = []
     while True:
         if as_json and session.games > 1 and is_terminal(sys.stderr):
-            print(f"\rgame {session.number} of {session.games}", end="", file=sys.stderr,
+            print("\r" + _("game {number} of {games}").format(
+                number=session.number, games=session.games), end="", file=sys.stderr,
                   flush=True)
         outcome = TerminalGame(session, console, pause=0.0 if fast else 0.6).run()
         match = session.match
@@ -253,11 +299,9 @@ def _play_lines(session: GameSession, console: Console, fast: bool, as_json: boo
                         "scores": {names[s]: v for s, v in match.round_scores.items()},
                         "totals": dict(zip(names, match.totals, strict=True)),
                         "rounds": match.round, "finished": outcome is Outcome.FINISHED,
-                        "log": str(session.path)})
+                        "log": None if session.path is None else str(session.path)})
         finished = outcome is Outcome.FINISHED
-        console.print((_("game saved to {path}") if finished else
-                       _("game saved unfinished to {path}")).format(path=session.path),
-                      soft_wrap=True, highlight=False)
+        _say_saved(console, session, finished)
         if outcome is Outcome.INTERRUPTED:
             raise SystemExit(130)
         if not finished:
@@ -273,11 +317,21 @@ def _play_lines(session: GameSession, console: Console, fast: bool, as_json: boo
         print(json.dumps(results[0] if len(results) == 1 else results, indent=2))
 
 
+def _say_saved(console: Console, session: GameSession, finished: bool) -> None:
+    """Where the game was saved (nothing when it is not kept)."""
+    if session.path is None:
+        return
+    console.print((_("game saved to {path}") if finished else
+                   _("game saved unfinished to {path}")).format(path=session.path),
+                  highlight=False, soft_wrap=True)
+
+
 def _again() -> bool:
     try:
-        return input("Another game? [Y/n] ").strip().lower() in ("", "y", "yes")
+        answer = input(_("Another game? [Y/n] ")).strip().lower()
     except EOFError:
         return False
+    return answer in ("", "y", "yes", _("y"), _("yes"))
 
 
 def _show_ledger(console: Console, session: GameSession) -> None:

@@ -7,44 +7,46 @@ from typing import Annotated
 
 import typer
 
+from shutthebox.language import N_
+
 
 def serve_command(
-    host: Annotated[str, typer.Option("--host", help="address to listen on")] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="port")] = 8000,
+    host: Annotated[str, typer.Option("--host", help=N_("address to listen on"))] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help=N_("port"))] = 8000,
     database_url: Annotated[str | None, typer.Option(
-        "--database-url", help="SQLAlchemy URL of the database (default: a SQLite file in "
-        "the data folder, see the README); PostgreSQL: postgresql://user@host/db")] = None,
+        "--database-url", help=N_("SQLAlchemy URL of the database (default: a SQLite file in "
+        "the data folder, see the README); PostgreSQL: postgresql://user@host/db"))] = None,
     workers: Annotated[int, typer.Option(
-        "--workers", min=1, max=16, help="server processes (they share the database)")] = 1,
+        "--workers", min=1, max=16, help=N_("server processes (they share the database)"))] = 1,
     allowed_hosts: Annotated[str, typer.Option(
-        "--allowed-hosts", help="comma-separated host names the server answers for (the "
+        "--allowed-hosts", help=N_("comma-separated host names the server answers for (the "
         "Host header); * for any. Add your machine's name or address to let friends on "
-        "your network join")] = "127.0.0.1,localhost,::1,[::1]",
+        "your network join"))] = "127.0.0.1,localhost,::1,[::1]",
     computer_delay: Annotated[float, typer.Option(
         "--computer-delay", min=0.0, max=10.0,
-        help="seconds between a computer player's steps, so they can be watched")] = 0.5,
+        help=N_("seconds between a computer player's steps, so they can be watched"))] = 0.5,
     rate_limit: Annotated[float, typer.Option(
         "--rate-limit", min=0.0, max=1_000_000.0,
-        help="requests a second per client address (a seat token gets 40 % of it; "
-        "0: no limit)")] = 50.0,
+        help=N_("requests a second per client address (a seat token gets 40 % of it; "
+        "0: no limit)"))] = 50.0,
     solver_budget: Annotated[float, typer.Option(
         "--solver-budget", min=0.0, max=86_400.0,
-        help="seconds of solver time the server spends working out one match table; a new "
+        help=N_("seconds of solver time the server spends working out one match table; a new "
         "game whose computers need a dearer one is refused with what fits (or played "
-        "approximately if its creator asks)")] = 60.0,
+        "approximately if its creator asks)"))] = 60.0,
     trusted_proxies: Annotated[str, typer.Option(
         "--trusted-proxies",
-        help="comma-separated addresses of reverse proxies whose X-Forwarded-For and "
+        help=N_("comma-separated addresses of reverse proxies whose X-Forwarded-For and "
         "X-Forwarded-Proto headers are believed (default: none; behind nginx on this "
-        "machine: 127.0.0.1)")] = "",
+        "machine: 127.0.0.1)"))] = "",
     max_connections: Annotated[int, typer.Option(
         "--max-connections", min=0, max=1_000_000,
-        help="open connections per server process (0: three quarters of the file "
-        "descriptors it may open)")] = 0,
+        help=N_("open connections per server process (0: three quarters of the file "
+        "descriptors it may open)"))] = 0,
     max_connections_per_client: Annotated[int, typer.Option(
         "--max-connections-per-client", min=0, max=1_000_000,
-        help="open connections from one client address (an IPv6 /64) per server process "
-        "(0: no limit)")] = 256,
+        help=N_("open connections from one client address (an IPv6 /64) per server process "
+        "(0: no limit)"))] = 256,
 ) -> None:
     """Serve the web app: play in the browser with friends, with hints, history and
     statistics. Games are stored before each answer, so a restart resumes every game."""

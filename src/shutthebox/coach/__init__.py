@@ -22,7 +22,7 @@ The solver is imported on first use (numpy, and numba for match tables).
 >>> state = TurnState.start(Rules(tiles=4)).apply_roll((1, 3))
 >>> ranked = rank(state, aim(Rules(tiles=4)))
 >>> ranked.measure, [(format_move(c.action), round(c.value, 3)) for c in ranked.choices]
-('expected score', [('4', 4.025), ('3 1', 4.764)])
+('expected score', [('4', 4.025), ('1 3', 4.764)])
 """
 
 from shutthebox.coach.aims import CHANCE_TO_WIN, EXPECTED_SCORE, Aim, NoDecisionError, aim

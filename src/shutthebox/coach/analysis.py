@@ -55,8 +55,9 @@ from shutthebox.coach.explain import explain
 from shutthebox.coach.review import COSTLY, Review, ReviewedDecision, judge
 from shutthebox.dice import Roll, roll_outcomes
 from shutthebox.formats import FormatKind
-from shutthebox.language import _, ngettext
+from shutthebox.language import N_, _, ngettext
 from shutthebox.match import INPUT_EVENTS, Match, MatchConfig, replay
+from shutthebox.names import YOU, about, name_of
 from shutthebox.rules import Rules
 from shutthebox.tiles import mask_of
 from shutthebox.turn import TurnState
@@ -212,16 +213,28 @@ class PlayerAnalysis:
             or _("no inaccuracies")
         total = self.cost * (100.0 if self.unit == "chance" else 1.0)
         choices = len(self.decisions)
-        said = (ngettext("{player}: accuracy {accuracy} over {count} choice ({sizes}); total "
-                         "cost {total} percentage points.",
-                         "{player}: accuracy {accuracy} over {count} choices ({sizes}); total "
-                         "cost {total} percentage points.", choices)
-                if self.unit == "chance" else
-                ngettext("{player}: accuracy {accuracy} over {count} choice ({sizes}); total "
-                         "cost {total} points.",
-                         "{player}: accuracy {accuracy} over {count} choices ({sizes}); total "
-                         "cost {total} points.", choices))
-        return said.format(player=self.player, accuracy=f"{self.accuracy:.1f}", count=choices,
+        if self.player == YOU:   # the reader is spoken to
+            said = (ngettext("Your accuracy: {accuracy} over {count} choice ({sizes}); total "
+                             "cost {total} percentage points.",
+                             "Your accuracy: {accuracy} over {count} choices ({sizes}); total "
+                             "cost {total} percentage points.", choices)
+                    if self.unit == "chance" else
+                    ngettext("Your accuracy: {accuracy} over {count} choice ({sizes}); total "
+                             "cost {total} points.",
+                             "Your accuracy: {accuracy} over {count} choices ({sizes}); total "
+                             "cost {total} points.", choices))
+        else:
+            said = (ngettext("{player}: accuracy {accuracy} over {count} choice ({sizes}); "
+                             "total cost {total} percentage points.",
+                             "{player}: accuracy {accuracy} over {count} choices ({sizes}); "
+                             "total cost {total} percentage points.", choices)
+                    if self.unit == "chance" else
+                    ngettext("{player}: accuracy {accuracy} over {count} choice ({sizes}); "
+                             "total cost {total} points.",
+                             "{player}: accuracy {accuracy} over {count} choices ({sizes}); "
+                             "total cost {total} points.", choices))
+        return said.format(player=self.player, accuracy=f"{self.accuracy:.1f}",
+                           count=choices,
                            sizes=sizes, total=f"{total:.2f}")
 
     def sentence(self) -> str:
@@ -265,7 +278,7 @@ class PlayerAnalysis:
             said = _("{player}: started at {start}, then luck (own dice) {luck} and own "
                      "mistakes {mistakes} {unit}: finished at {result}; {weighed}.")
         return said.format(
-            player=self.player, start=shown(self.start), luck=change(self.dice),
+            player=name_of(self.player), start=shown(self.start), luck=change(self.dice),
             others_dice=change(self.others_dice), others_mistakes=change(self.others_mistakes),
             mistakes=change(-self.cost), unit=unit, result=shown(self.result), weighed=weighed)
 
@@ -328,8 +341,9 @@ class Analysis:
             costly = [d for d in player.decisions if d.index in self.reasons]
             if costly:
                 worst = max(costly, key=lambda d: d.cost)
-                lines.append(_("{player}'s costliest mistake: {why}").format(
-                    player=player.player, why=self.reasons[worst.index]))
+                lines.append(about(player.player, N_("Your costliest mistake: {why}"),
+                                   N_("{name}'s costliest mistake: {why}"),
+                                   why=self.reasons[worst.index]))
         return lines
 
     def to_dict(self) -> dict[str, Any]:
@@ -337,16 +351,21 @@ class Analysis:
         ``players`` (each one's :meth:`PlayerAnalysis.to_dict`), ``decisions`` (the
         review's), ``marks`` (each decision of some size: its size, cost and, if costly,
         ``why``), ``moments`` (each player's value after each roll and decision, for a
-        chart), the review's totals, mistakes and verdicts, and the size thresholds."""
+        chart), the review's totals, mistakes and verdicts, and the size thresholds.
+
+        Decisions are numbered 1, 2, 3 ... in the order played (``number``; the review's
+        table and chart say the same numbers); ``index`` is the event's place in the log."""
+        numbers = self.review.numbers()
         return {
             "players": [p.to_dict() for p in self.players],
-            "decisions": [d.to_dict() for d in self.review],
-            "marks": [{"index": d.index, "player": d.player,
+            "decisions": self.review.to_dicts(),
+            "marks": [{"number": numbers[d.index], "index": d.index, "player": d.player,
                        "size": size_of(d.shown_cost, d.shown_unit), "costly": d.costly,
                        "cost": d.shown_cost, "unit": d.shown_unit,
                        "why": self.reasons.get(d.index)}
                       for d in self.review if size_of(d.shown_cost, d.shown_unit)],
-            "moments": [m.to_dict(self.names) for m in self.moments],
+            "moments": [{**m.to_dict(self.names), "number": numbers.get(m.index)
+                         if m.kind == "decision" else None} for m in self.moments],
             "total_cost": self.review.total_costs(),
             "mistakes": self.review.mistakes(),
             "verdicts": self.review.verdicts(),

@@ -7,8 +7,8 @@ reason everywhere.
 >>> from shutthebox.rules import Rules
 >>> from shutthebox.turn import TurnState
 >>> state = TurnState.start(Rules()).apply_roll((4, 5))
->>> print(explain(state, 0b10000001, 0b100000000))   # played 8 1, the best was 9
-Shutting 8 1 keeps 2 3 4 5 6 7 9 open: 5.2 % to shut the box, and every roll fits a move; \
+>>> print(explain(state, 0b10000001, 0b100000000))   # played 1 8, the best was 9
+Shutting 1 8 keeps 2 3 4 5 6 7 9 open: 5.2 % to shut the box, and every roll fits a move; \
 9 was better: it keeps 1 2 3 4 5 6 7 8 open: 10.2 % to shut, every roll fits a move.
 """
 

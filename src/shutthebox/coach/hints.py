@@ -45,7 +45,7 @@ class Hint:
         return self.measure == EXPECTED_SCORE
 
     def describe(self, choice: Choice) -> str:
-        """A choice in words: ``'2 dice'`` or the tiles, highest first (``'5 3'``)."""
+        """A choice in words: ``'2 dice'`` or the tiles, lowest first (``'3 5'``)."""
         return describe_action(self.phase, choice.action)
 
 
@@ -53,7 +53,7 @@ def describe_action(phase: str, action: int) -> str:
     """A dice count or a move in words.
 
     >>> describe_action("choose-dice", 1), describe_action("shut", 0b10100)
-    ('1 die', '5 3')
+    ('1 die', '3 5')
     """
     if phase == Phase.CHOOSE_DICE:
         return _("1 die") if action == 1 else _("{count} dice").format(count=action)

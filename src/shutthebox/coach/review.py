@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 from shutthebox.coach.aims import Aim, aim
 from shutthebox.coach.hints import describe_action
 from shutthebox.dice import Roll
-from shutthebox.language import _, ngettext
+from shutthebox.language import N_, _
 from shutthebox.match import replay_decisions
+from shutthebox.names import about
 from shutthebox.phrases import join_words
 from shutthebox.tiles import Tiles, tiles_of
 from shutthebox.turn import TurnState
@@ -91,6 +92,16 @@ class Review:
         return ("percentage points" if any(d.unit == "chance" for d in self.decisions)
                 else "points")
 
+    def numbers(self) -> dict[int, int]:
+        """Each decision's number by its log index: 1, 2, 3 ... in the order they were
+        played, the one numbering of the review's table, its chart and its JSON."""
+        return {d.index: number for number, d in enumerate(self.decisions, 1)}
+
+    def to_dicts(self) -> list[dict[str, Any]]:
+        """Every decision as JSON-ready data, with its ``number``."""
+        return [{"number": number, **d.to_dict()}
+                for number, d in enumerate(self.decisions, 1)]
+
     def total_costs(self) -> dict[str, float]:
         """The summed cost of each player's decisions, in the solver's units."""
         totals: dict[str, float] = {}
@@ -125,30 +136,31 @@ class Review:
 
 
 def player_verdict(player: str, mistakes: int, costs: Mapping[str, float]) -> str:
-    """One player's mistakes and what they cost, each unit's total in its own words.
+    """Whether a player made mistakes and, if so, what their decisions cost in total, each
+    unit's total in its own words (how many errors of each size is the analysis's to say:
+    each error is named once). The reader's seat (``You``) is spoken to.
 
     >>> player_verdict("Ann", 2, {"points": 3.14})
-    'Ann: 2 mistakes cost 3.1 points on average'
-    >>> player_verdict("Bo", 0, {})
-    'Bo: no mistakes'
+    'Ann: the decisions cost 3.1 points in total'
+    >>> player_verdict("Bo", 0, {}), player_verdict("You", 1, {"percentage points": 4.0})
+    ('Bo: no mistakes', 'Your decisions cost 4.0 percentage points of chance to win in total')
     """
     if mistakes == 0:
-        return _("{player}: no mistakes").format(player=player)
-    words = join_words([(_("{cost} points on average") if unit == "points" else
+        return about(player, N_("You made no mistakes"), N_("{name}: no mistakes"))
+    words = join_words([(_("{cost} points") if unit == "points" else
                          _("{cost} percentage points of chance to win")).format(
                              cost=f"{cost:.1f}") for unit, cost in costs.items() if cost])
-    return ngettext("{player}: {count} mistake cost {costs}",
-                    "{player}: {count} mistakes cost {costs}", mistakes).format(
-        player=player, count=mistakes, costs=words)
+    return about(player, N_("Your decisions cost {costs} in total"),
+                 N_("{name}: the decisions cost {costs} in total"), costs=words)
 
 
 def verdict(mistakes: Mapping[str, int], totals: Mapping[str, Mapping[str, float]]) -> str:
     """One sentence on the game: who made mistakes and what they cost.
 
     >>> verdict({"Ann": 2}, {"Ann": {"points": 3.14}})
-    'Ann: 2 mistakes cost 3.1 points on average.'
+    'Ann: the decisions cost 3.1 points in total.'
     >>> verdict({"Ann": 1, "Bo": 0}, {"Ann": {"percentage points": 4.0}, "Bo": {}})
-    'Ann: 1 mistake cost 4.0 percentage points of chance to win; Bo: no mistakes.'
+    'Ann: the decisions cost 4.0 percentage points of chance to win in total; Bo: no mistakes.'
     """
     parts = [player_verdict(player, count, totals.get(player, {}))
              for player, count in mistakes.items()]

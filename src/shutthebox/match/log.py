@@ -23,6 +23,7 @@ from typing import Any, Literal, NotRequired, TypedDict
 
 from shutthebox.errors import LogError, ShutTheBoxError
 from shutthebox.language import _
+from shutthebox.paths import reason
 
 Event = dict[str, Any]
 """One entry of the log as read or stored: a ``"type"`` and its fields, all JSON values."""
@@ -283,7 +284,7 @@ def read_log_text(path: Path) -> str:
         descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as error:
         raise LogError(_("cannot read {shown!r}: {error}").format(
-                         shown=shown, error=error.strerror or error)) from None
+                         shown=shown, error=reason(error))) from None
     if not stat.S_ISREG(os.fstat(descriptor).st_mode):
         os.close(descriptor)
         raise LogError(_("{shown!r} is not a game log: it is not a regular file").format(
@@ -293,7 +294,7 @@ def read_log_text(path: Path) -> str:
             data = file.read(MAX_LOG_BYTES + 1)
         except OSError as error:
             raise LogError(_("cannot read {shown!r}: {error}").format(
-                             shown=shown, error=error.strerror or error)) from None
+                             shown=shown, error=reason(error))) from None
     if len(data) > MAX_LOG_BYTES:
         raise LogError(_("{shown!r} is not a game log: it is larger than {mib} MiB").format(
                          shown=shown, mib=MAX_LOG_BYTES // 2**20))

@@ -8,7 +8,7 @@ optimal player aims at in each position; these rank by an objective given by nam
 >>> from shutthebox.tiles import mask_of
 >>> hint = rank_moves(Rules(), "score", mask_of([1, 2, 3, 4, 5, 7, 8]), (3, 5))
 >>> [(format_move(m.tiles), round(m.value, 3)) for m in hint]
-[('8', 4.862), ('5 3', 8.836), ('7 1', 8.981), ('4 3 1', 14.535), ('5 2 1', 15.183)]
+[('8', 4.862), ('3 5', 8.836), ('1 7', 8.981), ('1 3 4', 14.535), ('1 2 5', 15.183)]
 """
 
 from __future__ import annotations

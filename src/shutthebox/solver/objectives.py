@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.language import _
 from shutthebox.rules import Rules, Scoring
 from shutthebox.tiles import Tiles
 
@@ -240,13 +241,13 @@ the target must be a whole number, like beat:10
                              "beat:T, reach:T, an Objective or a function of the open tiles")
     if isinstance(text, Objective):
         return text
-    name, _, target = text.strip().partition(":")
+    name, _sep, target = text.strip().partition(":")
     if name in ("score", "shut") and not target:
         return SCORE if name == "score" else SHUT
     if name in ("beat", "reach"):
         if not target.lstrip("-").isdigit():
-            raise ObjectiveError(f"cannot read objective {text!r}: the target must be a "
-                                 f"whole number, like {name}:10")
+            raise ObjectiveError(_("cannot read objective {text!r}: the target must be a "
+                                   "whole number, like {name}:10").format(text=text, name=name))
         return (beat if name == "beat" else reach)(int(target))
-    raise ObjectiveError(
-        f"unknown objective {text!r}: choose score, shut, beat:T or reach:T")
+    raise ObjectiveError(_("unknown objective {text!r}: choose score, shut, beat:T or "
+                           "reach:T").format(text=text))

@@ -11,6 +11,7 @@ the engine decides what is legal. Styles are in ``app.tcss`` beside this file.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.console import Group, RenderableType
@@ -28,8 +29,9 @@ from textual.widgets import Button, Footer, RichLog, Static
 from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import N_, _
-from shutthebox.match import FormatKind, PendingKind, format_money
-from shutthebox.narration import about, winners_line
+from shutthebox.match import PendingKind, format_money
+from shutthebox.names import about
+from shutthebox.narration import format_text, winners_line
 from shutthebox.players.base import Role
 from shutthebox.strategies import format_move
 from shutthebox.terminal.board import DIE_FACES, last_roll, scores_table, turn_line
@@ -93,24 +95,39 @@ class GameLog(RichLog, can_focus=False):
     """The log of the game; it scrolls with the mouse wheel."""
 
 
+def key_bindings(say: Callable[[str], str]) -> list[BindingType]:
+    """The game's keys, each description said by ``say`` (``_`` for the reader's language)."""
+    return [
+        Binding("1", "tile(1)", say(N_("tile")), key_display="1-9 0 - =", show=True),
+        *[Binding(key, f"tile({n})", show=False) for key, n in TILE_KEYS.items() if n > 1],
+        Binding("enter", "shut", say(N_("shut"))),
+        Binding("backspace", "clear", say(N_("clear")), show=False),
+        Binding("escape", "clear", say(N_("clear")), show=False),
+        Binding("h", "hint", say(N_("hint"))),
+        Binding("space", "skip", say(N_("skip"))),
+        Binding("n", "next_game", say(N_("next game"))),
+        Binding("q", "quit_game", say(N_("quit"))),
+        Binding("ctrl+c", "quit_game('interrupted')", say(N_("quit")), show=False,
+                priority=True),
+    ]
+
+
 class ShutTheBoxApp(App[Outcome]):
     """A session of Shut the Box, full screen."""
 
     CSS_PATH = "app.tcss"
     TITLE = "Shut the Box"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("1", "tile(1)", "tile", key_display="1-9 0 - =", show=True),
-        *[Binding(key, f"tile({n})", show=False) for key, n in TILE_KEYS.items() if n > 1],
-        Binding("enter", "shut", "shut"),
-        Binding("backspace", "clear", "clear", show=False),
-        Binding("escape", "clear", "clear", show=False),
-        Binding("h", "hint", "hint"),
-        Binding("space", "skip", "skip"),
-        Binding("n", "next_game", "next game"),
-        Binding("q", "quit_game", "quit"),
-        Binding("ctrl+c", "quit_game('interrupted')", "quit", show=False, priority=True),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = key_bindings(lambda words: words)
+    """The keys, their descriptions in English (:meth:`speaking` gives the app whose footer
+    speaks the reader's language)."""
+
+    @classmethod
+    def speaking(cls) -> type[ShutTheBoxApp]:
+        """This app with its footer (the keys' descriptions) in the current language: a
+        subclass whose bindings replace these, key for key, as Textual merges them."""
+        return type(cls.__name__, (cls,), {"BINDINGS": key_bindings(_),
+                                           "__module__": cls.__module__})
 
     def __init__(self, session: GameSession, fast: bool = False) -> None:
         super().__init__()
@@ -140,8 +157,8 @@ class ShutTheBoxApp(App[Outcome]):
                 yield Tile(number)
         with Horizontal(id="dice-row"):
             yield Display("dice")
-            yield DiceButton("1 die", id="one-die")
-            yield DiceButton("2 dice", id="two-dice")
+            yield DiceButton(_("1 die"), id="one-die")
+            yield DiceButton(_("2 dice"), id="two-dice")
         yield Display("selection")
         yield Display("turn")
         with Horizontal(id="panels"):
@@ -192,9 +209,8 @@ class ShutTheBoxApp(App[Outcome]):
         """Draw everything from the match as it stands."""
         match = self.session.match
         config = match.config
-        title = (_("Shut the Box · {format} · round {round}")
-                 if match.round and config.format.kind is not FormatKind.BATTLE else
-                 _("Shut the Box · {format}")).format(format=config.format, round=match.round)
+        title = _("Shut the Box · {format}").format(
+            format=format_text(config.format, match.round or None))
         if self.session.games > 1:
             title = _("{title} · game {number} of {games}").format(
                 title=title, number=self.session.number, games=self.session.games)

@@ -10,7 +10,8 @@ from rich.text import Text
 from shutthebox.dice import Roll
 from shutthebox.language import N_, _
 from shutthebox.match import FormatKind, Match, PendingKind, format_money
-from shutthebox.narration import about
+from shutthebox.names import about, name_of
+from shutthebox.narration import format_text
 from shutthebox.players.base import Role
 from shutthebox.terminal.words import one_die_note
 from shutthebox.tiles import Tiles, tile_bit
@@ -56,24 +57,24 @@ def scores_table(match: Match) -> Table:
     """Each player's score this round, total, and status (▶ to play, ★ won); a name is
     never cut or wrapped."""
     table = Table(box=None, pad_edge=False)
-    table.add_column("player", no_wrap=True)
+    table.add_column(_("player"), no_wrap=True)
     battle = match.config.format.is_battle
-    table.add_column("role" if battle else "score", justify="right")
+    table.add_column(_("role") if battle else _("score"), justify="right")
     multi_round = match.config.format.multi_round
     if multi_round:
-        table.add_column("total", justify="right")
+        table.add_column(_("total"), justify="right")
     pending = match.pending
     for seat, name in enumerate(match.players):
         # the marker, not a word after the name, says who won: a word wraps a narrow panel
         marker = "▶ " if pending.seat == seat and not match.is_over else "  "
-        status = "" if match.active[seat] else " (out)"
+        status = "" if match.active[seat] else " " + _("(out)")
         if seat in match.winners and len(match.players) > 1:
             marker = "★ "
         style = STYLES["winner"] if seat in match.winners else (
             STYLES["turn"] if pending.seat == seat else "")
-        shown = ("knocks" if match.order and match.order[0] == seat else "stands") \
+        shown = (_("knocks") if match.order and match.order[0] == seat else _("stands")) \
             if battle else str(match.round_scores.get(seat, "-"))
-        row: list[Text | str] = [Text(marker + name + status, style=style), shown]
+        row: list[Text | str] = [Text(marker + name_of(name) + status, style=style), shown]
         if multi_round:
             row.append(str(match.totals[seat]))
         table.add_row(*row)
@@ -105,9 +106,8 @@ def turn_line(match: Match) -> str | None:
 def render(match: Match, note: str | None = None) -> RenderableType:
     """The whole board for the current state of a match, with a note under it."""
     config = match.config
-    title = (_("Shut the Box · {format} · round {round}")
-             if match.round and config.format.kind is not FormatKind.BATTLE else
-             _("Shut the Box · {format}")).format(format=config.format, round=match.round)
+    title = _("Shut the Box · {format}").format(
+        format=format_text(config.format, match.round or None))
     parts: list[RenderableType] = [tiles_line(config.rules.tiles, match.board),
                                    dice_line(last_roll(match))]
     turn = turn_line(match)

@@ -20,6 +20,7 @@ from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError, TilesError
 from shutthebox.language import _
 from shutthebox.match import PendingKind
+from shutthebox.names import name_of
 from shutthebox.players.base import Role
 from shutthebox.rules import Rules
 from shutthebox.strategies import describe_move, format_move
@@ -117,7 +118,7 @@ class TerminalGame:
         while True:
             pending = match.pending
             assert pending.turn is not None and pending.seat is not None
-            name = match.players[pending.seat]
+            name = name_of(match.players[pending.seat])
             if pending.kind is PendingKind.CHOOSE_DICE:
                 note = one_die_note(match.rules, pending.turn.open_tiles)
                 prompt = _("{name}: {note}. Roll 1 or 2 dice? [2] ").format(name=name, note=note)
@@ -164,7 +165,7 @@ class TerminalGame:
     def _show_help(self) -> None:
         turn = self.session.match.pending.turn
         assert turn is not None
-        moves = ", ".join(format_move(a) if turn.phase is Phase.SHUT else describe_move(turn, a)
+        moves = _(", ").join(format_move(a) if turn.phase is Phase.SHUT else describe_move(turn, a)
                           for a in turn.legal_actions())
         self.console.print(_("legal: {moves}").format(moves=moves), highlight=False)
         for key, meaning in KEYS.items():

@@ -23,8 +23,18 @@ from pathlib import Path
 from typing import Any
 
 from shutthebox.errors import LogError, ShutTheBoxError
+from shutthebox.language import _
 from shutthebox.match import FormatKind, Match, PendingKind, load_log, replay
-from shutthebox.paths import DataFolderError, data_home, games_dir, make_folder
+from shutthebox.names import name_of
+from shutthebox.paths import (
+    ADVICE,
+    DataFolderError,
+    data_home,
+    games_dir,
+    make_folder,
+    reason,
+)
+from shutthebox.phrases import join_words
 from shutthebox.rules import Rules
 
 
@@ -67,9 +77,10 @@ class GameLock:
             try:
                 file = open(self.path, "a+b", buffering=0)  # noqa: SIM115 - held open
             except OSError as error:
-                raise DataFolderError(f"cannot lock the game {self.game.stem!r} in "
-                                      f"{str(self.path.parent)!r}: "
-                                      f"{error.strerror or error}") from None
+                raise DataFolderError(_("cannot lock the game {game!r} in {folder!r}: "
+                                        "{why}; {advice}").format(
+                    game=self.game.stem, folder=str(self.path.parent),
+                    why=reason(error), advice=_(ADVICE))) from None
             try:
                 fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
@@ -94,9 +105,9 @@ class GameLock:
     def holder(self) -> str:
         """Who holds the lock, as its file says."""
         try:
-            return self.path.read_text(encoding="utf-8").strip() or "another process"
+            return self.path.read_text(encoding="utf-8").strip() or _("another process")
         except (OSError, UnicodeDecodeError):
-            return "another process"
+            return _("another process")
 
     def release(self) -> None:
         """Let go of the lock (and remove its file)."""
@@ -116,8 +127,9 @@ def lock_game(path: Path) -> GameLock:
     """
     lock = GameLock(path)
     if not lock.acquire():
-        raise GameInUseError(f"the game {path.stem!r} is open in another window "
-                             f"({lock.holder()}): finish or quit it there first")
+        raise GameInUseError(_("the game {game!r} is open in another window ({holder}): "
+                               "finish or quit it there first").format(
+                                   game=path.stem, holder=lock.holder()))
     return lock
 
 
@@ -164,30 +176,32 @@ def save_game(match: Match, path: Path, seed: int | None, computers: dict[int, s
     except (OSError, DataFolderError) as error:
         with contextlib.suppress(OSError):
             partial.unlink(missing_ok=True)
-        why = (error.strerror or str(error)) if isinstance(error, OSError) else str(error)
-        kept = "the file keeps the game as it was last saved" if path.exists() else \
-            "nothing was saved"
-        raise SaveError(f"cannot save the game to {str(path)!r}: {why} ({kept})") from None
+        why = reason(error) if isinstance(error, OSError) else str(error)
+        kept = _("the file keeps the game as it was last saved") if path.exists() else \
+            _("nothing was saved")
+        raise SaveError(_("cannot save the game to {path!r}: {why} ({kept})").format(
+            path=str(path), why=why, kept=kept)) from None
     return path
 
 
 def describe_state(match: Match) -> str:
     """A game's state in a few words: who won, or whose turn it is."""
-    names = match.players
+    names = [name_of(name) for name in match.players]
     if match.is_over:
         winners = [names[s] for s in match.winners]
         if match.config.format.kind is FormatKind.SOLO:
-            return f"finished: score {match.round_scores.get(0, '-')}"
+            return _("finished: score {score}").format(score=match.round_scores.get(0, "-"))
         if len(winners) > 1:
-            return f"finished: tie between {' and '.join(winners)}"
-        return f"finished: {winners[0]} won"
+            return _("finished: tie between {names}").format(names=join_words(winners))
+        return _("finished: {name} won").format(name=winners[0])
     pending = match.pending
     who = names[pending.seat] if pending.seat is not None else "?"
     if pending.kind is PendingKind.ROLL_OFF:
-        return f"unfinished: roll-off, {who} to roll"
-    where = f"round {max(match.round, 1)}, " if match.config.format.kind not in \
-        (FormatKind.BATTLE, FormatKind.SOLO) else ""
-    return f"unfinished: {where}{who} to play"
+        return _("unfinished: roll-off, {name} to roll").format(name=who)
+    if match.config.format.kind in (FormatKind.BATTLE, FormatKind.SOLO):
+        return _("unfinished: {name} to play").format(name=who)
+    return _("unfinished: round {round}, {name} to play").format(round=max(match.round, 1),
+                                                                name=who)
 
 
 @dataclass
@@ -207,7 +221,7 @@ class SavedGame:
     @property
     def state(self) -> str:
         return describe_state(self.match) if self.match is not None else \
-            f"unreadable: {self.problem}"
+            _("unreadable: {problem}").format(problem=self.problem)
 
     @classmethod
     def load(cls, path: Path) -> SavedGame:
@@ -219,7 +233,8 @@ class SavedGame:
                          for seat, kind in dict(log.get("computers", {})).items()}
             seed = log.get("seed")
         except LogError as error:
-            return cls(path, problem=str(error).replace(f"{str(path)!r} ", "the file ", 1))
+            return cls(path, problem=str(error).replace(f"{str(path)!r} ", _("the file") + " ",
+                                                        1))
         except (ValueError, TypeError, AttributeError, KeyError) as error:
             return cls(path, problem=str(error) or type(error).__name__)
         return cls(path, match, computers, seed if isinstance(seed, int) else None)
@@ -238,8 +253,8 @@ def _game_files(folder: Path) -> list[tuple[float, Path]]:
     except FileNotFoundError:
         return []
     except OSError as error:
-        raise DataFolderError(f"cannot read the saved games in {str(folder)!r}: "
-                              f"{error.strerror or error}") from None
+        raise DataFolderError(_("cannot read the saved games in {folder!r}: {why}").format(
+            folder=str(folder), why=reason(error))) from None
     files: list[tuple[float, Path]] = []
     for entry in entries:
         if not entry.name.endswith(".json"):
@@ -262,7 +277,7 @@ def saved_games() -> list[SavedGame]:
     :raises DataFolderError: the games folder cannot be read.
     """
     files = sorted(_game_files(games_dir(create=False)), key=lambda f: f[0], reverse=True)
-    return [SavedGame.load(path) for _, path in files]
+    return [SavedGame.load(path) for _time, path in files]
 
 
 def find_game(name: str | None) -> SavedGame:
@@ -276,18 +291,21 @@ def find_game(name: str | None) -> SavedGame:
         for game in saved_games():
             if game.match is not None and not game.match.is_over:
                 return game
-        raise SavedGameError(f"no unfinished game to resume in "
-                             f"{str(games_dir(create=False))!r}")
+        raise SavedGameError(_("no unfinished game to resume in {folder!r}").format(
+            folder=str(games_dir(create=False))))
     path = Path(name)
     if not path.exists():
         path = games_dir(create=False) / (name if name.endswith(".json") else f"{name}.json")
     if not path.is_file():
-        raise SavedGameError(f"no saved game {name!r}: `shutthebox games` lists them")
+        raise SavedGameError(_("no saved game {name!r}: `shutthebox games` lists "
+                               "them").format(name=name))
     game = SavedGame.load(path)
     if game.match is None:
-        raise SavedGameError(f"cannot resume {name!r}: {game.problem}")
+        raise SavedGameError(_("cannot resume {name!r}: {problem}").format(
+            name=name, problem=game.problem))
     if game.match.is_over:
-        raise SavedGameError(f"game {name!r} is finished: {game.state}")
+        raise SavedGameError(_("game {name!r} is finished: {state}").format(
+            name=name, state=game.state))
     return game
 
 
@@ -301,7 +319,7 @@ def personal_best(rules: Rules, player: str, excluding: Path | None = None) -> i
         files = _game_files(games_dir(create=False))
     except DataFolderError:
         return None
-    for _, path in files:
+    for _time, path in files:
         if excluding is not None and path == excluding:
             continue
         try:

@@ -14,7 +14,7 @@ from pathlib import Path
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import N_, _
 from shutthebox.match import FormatKind, Ledger, Match, MatchConfig
-from shutthebox.narration import about
+from shutthebox.names import about
 from shutthebox.players.base import Strategy
 from shutthebox.strategies import describe_move, make_strategy
 from shutthebox.terminal.saved import (
@@ -38,8 +38,12 @@ class GameSession:
     rng: random.Random
     seed: int | None = None
     games: int = 1
+    keep: bool = True
+    """Whether the games are saved (``--no-save``: not, and the data folder is never
+    touched)."""
     match: Match = field(init=False)
-    path: Path = field(init=False)
+    path: Path | None = field(init=False, default=None)
+    """The game's file (None when it is not kept)."""
     strategies: dict[int, Strategy] = field(init=False)
     ledger: Ledger = field(default_factory=Ledger)
     number: int = 1
@@ -72,14 +76,15 @@ class GameSession:
         """Play ``match``: a new game under a fresh name, or the saved game at ``path``, read
         again once this window holds it (another window may have moved it on)."""
         self.close()
-        if path is None:
+        if path is None and self.keep:
             path, self._lock = new_game_path(match)
-        else:
+        elif path is not None:
             self._lock = lock_game(path)
             again = SavedGame.load(path)
             if again.match is None or again.match.is_over:
                 self.close()
-                raise SavedGameError(f"cannot resume {path.stem!r}: {again.state}")
+                raise SavedGameError(_("cannot resume {name!r}: {problem}").format(
+                    name=path.stem, problem=again.state))
             match = again.match
         self.match = match
         self.path = path
@@ -172,8 +177,8 @@ class GameSession:
         match.decide(action)
         return words
 
-    def save(self) -> Path:
-        """Write the game as it stands (finished or not).
+    def save(self) -> Path | None:
+        """Write the game as it stands (finished or not), if it is kept; its file.
 
         :raises SaveError: it cannot be written; the file keeps the last save.
         """
@@ -181,6 +186,8 @@ class GameSession:
             self._recorded = True
             if self.config.stake:
                 self.ledger.record(self.match)
+        if self.path is None:
+            return None
         return save_game(self.match, self.path, self.seed, self.computers)
 
     def next_game(self) -> None:
