@@ -16,14 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shutthebox import coach
-from shutthebox.coach.analysis import (
-    PlayerAnalysis,
-    analyse,
-    decision_accuracy,
-    game_accuracy,
-    size_of,
-    size_threshold,
-)
+from shutthebox.coach.accuracy import decision_accuracy, game_accuracy, size_of, size_threshold
+from shutthebox.coach.analysis import PlayerAnalysis, analyse
 from shutthebox.dice import roll_outcomes
 from shutthebox.match import GameFormat, Match, MatchConfig, play_out
 from shutthebox.players.base import Strategy

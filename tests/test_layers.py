@@ -25,6 +25,7 @@ MAX_CLASS_LINES = 300
 
 
 def test_no_module_or_class_grows_past_what_a_reader_takes_in() -> None:
+    """No module of the package over 600 lines, no class of the web server over 300."""
     import ast
 
     too_long = []
@@ -33,6 +34,8 @@ def test_no_module_or_class_grows_past_what_a_reader_takes_in() -> None:
         name = path.relative_to(ROOT / "src").as_posix()
         if text.count("\n") > MAX_MODULE_LINES:
             too_long.append(f"{name}: {text.count(chr(10))} lines")
+        if not name.startswith("shutthebox/web/"):
+            continue        # (classes: the web server's, as its redesign asked)
         for node in ast.walk(ast.parse(text)):
             if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
                 length = node.end_lineno - node.lineno + 1

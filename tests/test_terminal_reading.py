@@ -25,6 +25,7 @@ from shutthebox.rules import Rules
 from shutthebox.terminal.app import Display, ShutTheBoxApp
 from shutthebox.terminal.board import scores_table
 from shutthebox.terminal.game import Outcome
+from shutthebox.terminal.panels import selection_text
 from shutthebox.terminal.session import GameSession
 from shutthebox.terminal.words import narrate
 from shutthebox.tiles import tile_bit, tiles_of
@@ -36,7 +37,8 @@ def test_your_turn_reads_you_are_playing() -> None:
     session = session_of(("You", "CPU 1 (hard)"), {1: "hard"}, seed=1)
     app = ShutTheBoxApp(session, fast=True)
     assert session.match.pending.is_chance and session.match.pending.seat == 0
-    assert str(app._selection_text()) == "You are playing (space skips)"
+    assert str(selection_text(session, app.selection, app.message, app.save_problem,
+                              thinking=False)) == "You are playing (space skips)"
 
 
 def test_a_shut_tile_cannot_be_selected() -> None:

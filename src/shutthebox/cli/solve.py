@@ -427,7 +427,8 @@ def review_command(
         "move by move, mistakes marked (PNG or SVG)"))] = None,
 ) -> None:
     """The ``review`` command: a saved game's decisions against the best."""
-    from shutthebox.coach.analysis import analyse, size_of
+    from shutthebox.coach.accuracy import size_of
+    from shutthebox.coach.analysis import analyse
     from shutthebox.names import name_of
     from shutthebox.solver import parse_objective
 

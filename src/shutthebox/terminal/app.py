@@ -14,8 +14,7 @@ import asyncio
 from collections.abc import Callable
 from typing import ClassVar
 
-from rich.console import Group, RenderableType
-from rich.table import Table
+from rich.console import RenderableType
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -26,20 +25,24 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Footer, RichLog, Static
 
-from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import N_, _
-from shutthebox.match import PendingKind, format_money
-from shutthebox.names import about
-from shutthebox.narration import format_text, winners_line
+from shutthebox.match import PendingKind
 from shutthebox.players.base import Role
-from shutthebox.strategies import format_move
-from shutthebox.terminal.board import DIE_FACES, last_roll, scores_table, turn_line
 from shutthebox.terminal.game import Outcome
+from shutthebox.terminal.panels import (
+    dice_text,
+    hint_panel,
+    players_panel,
+    selection_text,
+    title_text,
+    too_small_text,
+    turn_text,
+)
 from shutthebox.terminal.saved import SaveError
 from shutthebox.terminal.session import GameSession
 from shutthebox.terminal.words import narrate
-from shutthebox.tiles import Tiles, tile_bit, tile_sum
+from shutthebox.tiles import Tiles, tile_bit
 from shutthebox.turn import explain_illegal
 
 PACE = 0.7
@@ -192,11 +195,8 @@ class ShutTheBoxApp(App[Outcome]):
         small = width < need_width or height < MIN_HEIGHT
         self.screen.set_class(small, "cramped")
         if small:
-            self.query_one("#too-small", Display).update(Text(
-                _("This terminal is {width}x{height}: the box needs {need}x{min_height}. Make "
-                  "the window larger, or quit (q) and play with --plain.").format(
-                    width=width, height=height, need=need_width, min_height=MIN_HEIGHT),
-                style="bold"))
+            self.query_one("#too-small", Display).update(
+                too_small_text(width, height, need_width, MIN_HEIGHT))
 
     @property
     def min_width(self) -> int:
@@ -208,22 +208,17 @@ class ShutTheBoxApp(App[Outcome]):
     def _show(self) -> None:
         """Draw everything from the match as it stands."""
         match = self.session.match
-        config = match.config
-        title = _("Shut the Box · {format}").format(
-            format=format_text(config.format, match.round or None))
-        if self.session.games > 1:
-            title = _("{title} · game {number} of {games}").format(
-                title=title, number=self.session.number, games=self.session.games)
-        self.query_one("#title", Display).update(Text(title, style="bold"))
+        self.query_one("#title", Display).update(title_text(self.session))
         board = match.board
         for tile in self.query(Tile):
             bit = tile_bit(tile.number)
             tile.set_class(not board & bit, "shut")
             tile.set_class(bool(self.selection & bit), "selected")
         self._show_dice()
-        self.query_one("#selection", Display).update(self._selection_text())
-        self.query_one("#turn", Display).update(self._turn_text())
-        self.query_one("#players", Display).update(self._players())
+        self.query_one("#selection", Display).update(selection_text(
+            self.session, self.selection, self.message, self.save_problem, self._thinking))
+        self.query_one("#turn", Display).update(turn_text(self.session))
+        self.query_one("#players", Display).update(players_panel(self.session))
         self._show_log()
         if self.hint_shown and match.is_over:
             self.hint_shown = False   # nothing left to hint
@@ -243,82 +238,7 @@ class ShutTheBoxApp(App[Outcome]):
         for button in self.query(DiceButton):
             if button.display != choosing:
                 button.display = choosing
-        roll = last_roll(self.session.match)
-        text = Text(_("dice") + " ")
-        if roll:
-            for face in roll:
-                text.append(f" {DIE_FACES[face]} {face} ", style="bold black on white")
-                text.append(" ")
-            if len(roll) == 2:
-                text.append(f"= {sum(roll)}", style="bold")
-        elif choosing:
-            text.append(_("not rolled yet"))
-        else:
-            text.append("-")
-        self.query_one("#dice", Display).update(text)
-
-    def _selection_text(self) -> Text:
-        session = self.session
-        match = session.match
-        if self.message:
-            return Text(self.message, style="bold red")
-        if self.save_problem:
-            return Text(_("Not saved: {problem}").format(problem=self.save_problem),
-                        style="bold red")
-        if match.is_over:
-            return Text(_("Game over. n: next game · q: quit") if session.more_games else
-                        _("Game over. q: quit"), style="bold")
-        pending = match.pending
-        if not session.human_to_act:
-            name = match.players[pending.seat] if pending.seat is not None else ""
-            return Text(about(name, N_("You are thinking… (space skips)"),
-                              N_("{name} is thinking… (space skips)")) if self._thinking else
-                        about(name, N_("You are playing (space skips)"),
-                              N_("{name} is playing (space skips)")))
-        turn = pending.turn
-        assert turn is not None
-        if pending.kind is PendingKind.CHOOSE_DICE:
-            return Text(_("Press 1 or 2, or click a button, to roll one die or two"))
-        stand = pending.role is Role.STAND
-        if not self.selection:
-            return Text((_("Choose the tiles to stand up for {roll}: click or type them, then "
-                           "Enter") if stand else
-                         _("Choose the tiles to shut for {roll}: click or type them, then Enter")
-                         ).format(roll=format_roll(turn.roll or ())))
-        chosen = format_move(self.selection)
-        total = sum(turn.roll or ())
-        picked = tile_sum(self.selection)
-        if self.selection in turn.legal_actions():
-            return Text((_("✓ {tiles} = {sum}: Enter to stand up") if stand else
-                         _("✓ {tiles} = {sum}: Enter to shut")).format(tiles=chosen, sum=picked),
-                        style="bold green")
-        return Text(_("✗ {tiles} = {sum}, the roll is {total}").format(
-            tiles=chosen, sum=picked, total=total), style="yellow")
-
-    def _turn_text(self) -> Text:
-        match = self.session.match
-        if match.is_over:
-            line = winners_line(match) if len(match.players) > 1 else \
-                _("score {score}").format(score=match.round_scores.get(0, "-"))
-        else:
-            line = turn_line(match) or ""
-        return Text(line, style="bold #e8c07d")
-
-    def _players(self) -> RenderableType:
-        session = self.session
-        parts: list[RenderableType] = [scores_table(session.match)]
-        best = session.best_note()
-        if best:
-            parts.append(Text(f"\n{best}"))
-        parts.append(Text("\n" + _("To win: {goal}").format(goal=session.config.format.goal),
-                          style="dim"))
-        if session.config.stake:
-            parts.append(Text(_("pot: {pot}").format(pot=format_money(session.match.pot))))
-            if session.ledger.games:
-                parts.append(Text(_("ledger: {money}").format(money=", ".join(
-                    f"{name} {format_money(cents)}" for name, cents in
-                    session.ledger.net.items()))))
-        return Group(*parts)
+        self.query_one("#dice", Display).update(dice_text(self.session, choosing))
 
     def _show_log(self) -> None:
         match = self.session.match
@@ -344,15 +264,7 @@ class ShutTheBoxApp(App[Outcome]):
         hint = await asyncio.to_thread(hint_for, match)
         if len(match.events) != events or not self.hint_shown:
             return   # the game moved on while the solver worked
-        table = Table(box=None, pad_edge=False, expand=True)
-        short = _("win") if hint.unit == "chance to win" else _("score")
-        choice = _("dice") if hint.choice == "dice" else _("shut")
-        for number, column in enumerate((choice, short, _("shut box"))):
-            table.add_column(column, justify="left" if number == 0 else "right")
-        for row in hint.rows:
-            table.add_row(*row)
-        title = _("{unit}, best first").format(unit=_(hint.unit))
-        panel.update(Group(Text(title, style="bold"), table))
+        panel.update(hint_panel(hint))
 
     async def _show_lessons(self) -> None:
         """At a game's end: what the coach says of each person's play, in the log."""
