@@ -19,7 +19,7 @@ from sqlalchemy import select
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.table_talk import REACTIONS, reaction_emoji, reaction_text
-from shutthebox.web.api.checks import Buckets
+from shutthebox.web.api.limits import Buckets
 from shutthebox.web.codec import dumps
 from shutthebox.web.play.service import GameService
 from shutthebox.web.storage import SEATS
