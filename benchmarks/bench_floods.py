@@ -29,7 +29,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import resource
 import socket
 import sys
@@ -161,13 +160,11 @@ def slow_bodies(server: Server, figures: Figures, kind: str) -> None:
     with Bystander(server.url, every=0.01) as arriving:   # the server takes the heads in
         time.sleep(max(0.0, started + 6.0 - time.monotonic()))
     with Bystander(server.url, every=0.01) as others:     # from before the first expires
-        ended = 0
         deadline = time.monotonic() + 40
         for s in sockets:
             s.settimeout(max(0.01, deadline - time.monotonic()))
             with contextlib.suppress(OSError):
                 s.recv(64)
-            ended += 1
         took = time.monotonic() - started
     for s in sockets:
         s.close()
@@ -231,7 +228,7 @@ def main() -> None:
     parser.add_argument("--database", choices=["sqlite", "postgresql", "both"], default="both")
     parser.add_argument("--only", choices=sorted(ATTACKS), action="append")
     args = parser.parse_args()
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
     if "postgresql" in kinds and postgres_problem() is not None:

@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from shutthebox.language import _
-from shutthebox.web.api.limits import RateLimits
+from shutthebox.web.api.limits import RateLimits as RateLimits  # (the Guard's, named here too)
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

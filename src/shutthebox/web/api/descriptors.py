@@ -38,7 +38,9 @@ def connection_limit(wanted: int = 0) -> int:
 class AcceptFailures(logging.Filter):
     """Lets through one line, without its traceback, per :attr:`every` seconds of asyncio's
     "socket.accept() out of system resource" (written at every failed accept once the
-    process has run out of file descriptors: 443,885 tracebacks in one flood)."""
+    process has run out of file descriptors: 443,885 tracebacks in one flood); and none of
+    the retries of those accepts that come due after the server has closed its socket as
+    it stops (:func:`late_retry`)."""
 
     def __init__(self, every: float = 10.0) -> None:
         super().__init__()
@@ -47,6 +49,8 @@ class AcceptFailures(logging.Filter):
         self.dropped = 0
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if late_retry(record):
+            return False
         if not str(record.msg).startswith("socket.accept() out of system resource"):
             return True
         now = time.monotonic()
@@ -60,3 +64,12 @@ class AcceptFailures(logging.Filter):
         record.exc_text = None
         self.last, self.dropped = now, 0
         return True
+
+
+def late_retry(record: logging.LogRecord) -> bool:
+    """Whether the record is asyncio's error for a retry of a failed accept that came due
+    once the listening socket was closed (Python 3.11 logs a traceback for each: the
+    socket's file descriptor is -1 by then). Nothing is lost: the server is stopping."""
+    error = record.exc_info[1] if record.exc_info else None
+    return (isinstance(error, ValueError) and "Invalid file descriptor: -1" in str(error)
+            and "start_serving" in record.getMessage())
