@@ -107,11 +107,6 @@ def split(text: str) -> list[str]:
     return [item.strip() for item in text.split(",") if item.strip()]
 
 
-def option(name: str) -> str:
-    """The ``serve`` option of a field, and its variable: ``--port (SHUTTHEBOX_PORT)``."""
-    return f"--{name.replace('_', '-')} ({PREFIX}{name.upper()})"
-
-
 def read_settings(**given: Any) -> ServerSettings:
     """The settings from the options ``given`` (None: not given) and the environment.
 
@@ -124,10 +119,11 @@ def read_settings(**given: Any) -> ServerSettings:
         first = error.errors()[0]
         name = str(first["loc"][0]) if first["loc"] else "?"
         reason = first["msg"].removeprefix("Value error, ")
+        where = f"--{name.replace('_', '-')}"
         if first["type"] != "value_error":          # (ours quote the input themselves)
-            reason = f"{first['input']!r}: " + PLAIN.get(reason, reason).replace(
-                "Input should be", "should be")
-        raise SettingsError(f"serve: {option(name)}: {reason}") from None
+            where += f" {str(first['input'])!r}"
+            reason = PLAIN.get(reason, reason).replace("Input should be", "should be")
+        raise SettingsError(f"serve: {where} (or {PREFIX}{name.upper()}): {reason}") from None
 
 
 PLAIN = {
