@@ -34,7 +34,7 @@ from shutthebox.web.api.checks import (
 from shutthebox.web.api.deps import blocking_for
 from shutthebox.web.api.lane import ActionLane
 from shutthebox.web.api.languages import request_language
-from shutthebox.web.api.limits import MissLimit, RateLimits, shared_table
+from shutthebox.web.api.limits import MissLimit, RateLimits
 from shutthebox.web.api.refusals import REFUSALS, REFUSED, malformed, refusal, refused
 from shutthebox.web.api.routes import actions, api_router, games, pages
 from shutthebox.web.api.sweeping import Sweeper
@@ -104,9 +104,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     (through :mod:`shutthebox.web.api.deps`); the fast lane is handed the same.
     """
     own_engine = engine is None
-    rates = shared_table()
-    if limits is None:
-        limits = RateLimits(table=rates)
+    limits = limits if limits is not None else RateLimits()   # (the server's shared table)
     engine = engine or make_engine(database_url)
     hub = LiveHub(engine)
     work = SolverWork(hub.watching, solver_budget, pool, background)
@@ -152,7 +150,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     app.state.driver = driver
     app.state.work = work
     app.state.blocking = blocking
-    app.state.misses = MissLimit(table=limits.table or rates)
+    app.state.misses = MissLimit(table=limits.table)
     app.state.reactions = reactions.Reactions(service)
     app.state.series = series.Series(service)
     hub.speakers.update(reaction=reactions.speak, rematch=series.speak)

@@ -609,10 +609,10 @@ async def _until_disconnect(receive: Receive, gone: asyncio.Event, wake: asyncio
 
 
 async def _drain(receive: Receive) -> None:
-    """Take what a closed feed's client still sends until its connection ends (uvicorn
-    waits a few seconds for the client's own close): left unread it would pile up in the
-    connection's queue, and the feed stays counted among its client's open ones meanwhile
-    (:class:`~shutthebox.web.api.checks.Guard`)."""
+    """Wait until a feed closed for flooding is gone: uvicorn drops what its client still
+    sends and waits a few seconds for the client's own close; the feed stays counted among
+    its client's open ones meanwhile (:class:`~shutthebox.web.api.checks.Guard`), so that
+    a flooder who reconnects at once cannot hold more of them than any client may."""
     while (await receive())["type"] != "websocket.disconnect":
         pass
 
