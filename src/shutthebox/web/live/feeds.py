@@ -64,8 +64,8 @@ PRESENCE_SECONDS = 1.0
 (:meth:`shutthebox.web.live.presence.Presence.settle`)."""
 FEED_MESSAGES = 1.0
 """Messages a second a live feed takes from its client, on average after a burst of
-:data:`FEED_BURST` (a page sends one, its hello); a client that sends more is closed with
-:data:`BAD_REQUEST_CLOSE`, where a feed flooded with 50,000 a second was read for ever."""
+:data:`FEED_BURST` (a page sends one, its hello); the connection of a client that sends
+more is closed at once, where a feed flooded with 50,000 a second was read for ever."""
 FEED_BURST = 10.0
 TOLD_KEPT = 16
 """Messages told a game's table (:meth:`LiveHub.tell`) kept for watchers that are busy
@@ -415,11 +415,9 @@ class LiveFeed:
         reader = asyncio.create_task(_until_disconnect(receive, gone, wake, hello))
         try:
             await self._follow(send, game_id, state, wake, gone, linger)
-            if reader.done() and not reader.cancelled() and reader.exception() is None \
-                    and reader.result():
-                await _close(send, BAD_REQUEST_CLOSE, _(
-                    "too many messages: a live feed takes a hello and little else"))
-                await _drain(receive)
+            # A feed that floods ends here without a close frame: uvicorn then closes its
+            # connection at once, where after a close frame it would read on (and parse
+            # what it drops) for seconds, waiting for the client's own close.
         except OSError:             # the client went away while a message was sent
             pass
         except RuntimeError as error:   # ... or had closed it: uvicorn refuses a send after
@@ -606,15 +604,6 @@ async def _until_disconnect(receive: Receive, gone: asyncio.Event, wake: asyncio
     finally:
         gone.set()
         wake.set()
-
-
-async def _drain(receive: Receive) -> None:
-    """Wait until a feed closed for flooding is gone: uvicorn drops what its client still
-    sends and waits a few seconds for the client's own close; the feed stays counted among
-    its client's open ones meanwhile (:class:`~shutthebox.web.api.checks.Guard`), so that
-    a flooder who reconnects at once cannot hold more of them than any client may."""
-    while (await receive())["type"] != "websocket.disconnect":
-        pass
 
 
 def call_in_loop(loop: asyncio.AbstractEventLoop, callback: Callable[..., object],
