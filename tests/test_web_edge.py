@@ -113,7 +113,7 @@ def test_requests_open_per_client_are_capped() -> None:
 
 
 def test_two_tables_on_one_file_share_their_buckets(tmp_path: Path) -> None:
-    path = table_file(str(tmp_path))
+    path = table_file(tmp_path, 8000)
     one, two = RateTable(path), RateTable(path)
     taken = [table.take("203.0.113.9", 1.0, 4.0, now=50.0) for table in (one, two) * 3]
     assert taken == [0.0] * 4 + [1.0, 1.0]

@@ -4,8 +4,8 @@ invites, shared by every process of one server.
 ``shutthebox serve --workers N`` runs N processes behind one listening socket, and the
 kernel hands each connection to any of them: buckets kept in each process would give a
 client N times its limit. So the buckets live in one small table that every process maps
-into memory (:class:`RateTable`): a file that ``serve`` makes before it starts its workers
-(in ``/dev/shm``, memory, where the system has it) and names to them in
+into memory (:class:`RateTable`): a file beside the default database, in the data folder,
+that ``serve`` makes before it starts its workers and names to them in
 :data:`TABLE_VARIABLE`. A process that finds no table named (a test's app, a server run
 another way) makes one of its own.
 
@@ -46,16 +46,14 @@ SLOTS = 1 << 16
 PROBES = 8
 
 
-def table_file(folder: str | None = None) -> Path:
-    """A new, empty table file (made by ``serve`` for its workers; the caller removes it)."""
-    if folder is None and os.access("/dev/shm", os.W_OK):
-        folder = "/dev/shm"
-    handle, name = tempfile.mkstemp(prefix="shutthebox-rates-", dir=folder)
-    try:
-        os.ftruncate(handle, SLOTS * SLOT.size)
-    finally:
-        os.close(handle)
-    return Path(name)
+def table_file(folder: str | os.PathLike[str], port: int) -> Path:
+    """The table file of the server on ``port``, in ``folder`` (``serve`` uses the data
+    folder), made empty: a server that starts again, even after one killed without
+    cleaning up, starts from full buckets in the same file."""
+    path = Path(folder) / f"rates-{port}.table"
+    with open(path, "wb") as file:
+        file.truncate(SLOTS * SLOT.size)
+    return path
 
 
 class RateTable:
