@@ -39,10 +39,12 @@ MINIMUM = 2.0
 
 
 class Bystander:
-    """Another client asking for the presets every 50 ms, timing each answer."""
+    """Another client asking for the presets every ``every`` seconds (50 ms), timing each
+    answer."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, every: float = 0.05) -> None:
         self.url = url
+        self.every = every
         self.times: list[float] = []
         self.failures = 0
         self.started = 0.0
@@ -60,7 +62,7 @@ class Bystander:
                     ok = False
                 self.times.append(time.perf_counter() - started)
                 self.failures += not ok
-                self._stop.wait(0.05)
+                self._stop.wait(self.every)
 
     def __enter__(self) -> Bystander:
         self.started = time.monotonic()

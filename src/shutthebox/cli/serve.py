@@ -7,82 +7,64 @@ from typing import Annotated
 
 import typer
 
-from shutthebox.language import N_
+from shutthebox.web.settings import describe
 
 
 def serve_command(
-    host: Annotated[str, typer.Option("--host", help=N_("address to listen on"))] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", min=1, max=65535, help=N_("port"))] = 8000,
+    host: Annotated[str | None, typer.Option("--host", help=describe("host"))] = None,
+    port: Annotated[int | None, typer.Option("--port", help=describe("port"))] = None,
     database_url: Annotated[str | None, typer.Option(
-        "--database-url", help=N_("SQLAlchemy URL of the database (default: a SQLite file in "
-        "the data folder, see the README); PostgreSQL: postgresql://user@host/db"))] = None,
-    workers: Annotated[int, typer.Option(
-        "--workers", min=1, max=16, help=N_("server processes (they share the database)"))] = 1,
-    allowed_hosts: Annotated[str, typer.Option(
-        "--allowed-hosts", help=N_("comma-separated host names the server answers for (the "
-        "Host header); * for any. Add your machine's name or address to let friends on "
-        "your network join"))] = "127.0.0.1,localhost,::1,[::1]",
-    computer_delay: Annotated[float, typer.Option(
-        "--computer-delay", min=0.0, max=10.0,
-        help=N_("seconds between a computer player's steps, so they can be watched"))] = 0.5,
-    rate_limit: Annotated[float, typer.Option(
-        "--rate-limit", min=0.0, max=1_000_000.0,
-        help=N_("requests a second per client address (a seat token gets 40 % of it; "
-        "0: no limit)"))] = 50.0,
-    solver_budget: Annotated[float, typer.Option(
-        "--solver-budget", min=0.0, max=86_400.0,
-        help=N_("seconds of solver time the server spends working out one match table; a new "
-        "game whose computers need a dearer one is refused with what fits (or played "
-        "approximately if its creator asks)"))] = 60.0,
-    trusted_proxies: Annotated[str, typer.Option(
-        "--trusted-proxies",
-        help=N_("comma-separated addresses of reverse proxies whose X-Forwarded-For and "
-        "X-Forwarded-Proto headers are believed (default: none; behind nginx on this "
-        "machine: 127.0.0.1)"))] = "",
-    max_connections: Annotated[int, typer.Option(
-        "--max-connections", min=0, max=1_000_000,
-        help=N_("open connections per server process (0: three quarters of the file "
-        "descriptors it may open)"))] = 0,
-    max_connections_per_client: Annotated[int, typer.Option(
-        "--max-connections-per-client", min=0, max=1_000_000,
-        help=N_("open connections from one client address (an IPv6 /64) per server process "
-        "(0: no limit)"))] = 256,
+        "--database-url", help=describe("database_url"))] = None,
+    workers: Annotated[int | None, typer.Option("--workers", help=describe("workers"))] = None,
+    allowed_hosts: Annotated[str | None, typer.Option(
+        "--allowed-hosts", help=describe("allowed_hosts"))] = None,
+    computer_delay: Annotated[float | None, typer.Option(
+        "--computer-delay", help=describe("computer_delay"))] = None,
+    rate_limit: Annotated[float | None, typer.Option(
+        "--rate-limit", help=describe("rate_limit"))] = None,
+    solver_budget: Annotated[float | None, typer.Option(
+        "--solver-budget", help=describe("solver_budget"))] = None,
+    trusted_proxies: Annotated[str | None, typer.Option(
+        "--trusted-proxies", help=describe("trusted_proxies"))] = None,
+    max_connections: Annotated[int | None, typer.Option(
+        "--max-connections", help=describe("max_connections"))] = None,
+    max_connections_per_client: Annotated[int | None, typer.Option(
+        "--max-connections-per-client", help=describe("max_connections_per_client"))] = None,
+    http: Annotated[str | None, typer.Option("--http", help=describe("http"))] = None,
 ) -> None:
     """Serve the web app: play in the browser with friends, with hints, history and
-    statistics. Games are stored before each answer, so a restart resumes every game."""
+    statistics. Games are stored before each answer, so a restart resumes every game.
+    Every option can be set by its environment variable instead (an option given wins)."""
     import os
     import signal
 
     import uvicorn
 
     from shutthebox.cli import fail
+    from shutthebox.language import _
+    from shutthebox.paths import data_dir
+    from shutthebox.web.api.checks import SECURITY_HEADERS
+    from shutthebox.web.api.descriptors import connection_limit
+    from shutthebox.web.api.limits import TABLE_VARIABLE, table_file
+    from shutthebox.web.settings import read_settings
     from shutthebox.web.storage import default_url, make_engine, safe_url
 
-    problem = listen_problem(host, port)
+    settings = read_settings(
+        host=host, port=port, database_url=database_url, workers=workers,
+        allowed_hosts=allowed_hosts, computer_delay=computer_delay, rate_limit=rate_limit,
+        solver_budget=solver_budget, trusted_proxies=trusted_proxies,
+        max_connections=max_connections, max_connections_per_client=max_connections_per_client,
+        http=http)
+    problem = listen_problem(settings.host, settings.port)
     if problem is not None:
         fail(problem)
-    proxies = [p.strip() for p in trusted_proxies.split(",") if p.strip()]
-    for proxy in proxies:
-        if not _is_address(proxy):
-            fail(f"--trusted-proxies: {proxy!r} is not an IP address or network")
-    url = database_url or default_url()
+    url = settings.database_url or default_url()
     make_engine(url).dispose()   # a bad URL fails here, with a clear message; migrates
+    os.environ.update(settings.environment())       # what the worker processes read
     os.environ["SHUTTHEBOX_DATABASE_URL"] = url
-    os.environ["SHUTTHEBOX_ALLOWED_HOSTS"] = allowed_hosts
-    os.environ["SHUTTHEBOX_COMPUTER_DELAY"] = str(computer_delay)
-    os.environ["SHUTTHEBOX_RATE_LIMIT"] = str(rate_limit)
-    os.environ["SHUTTHEBOX_SOLVER_BUDGET"] = str(solver_budget)
-    os.environ["SHUTTHEBOX_MAX_CONNECTIONS"] = str(max_connections)
-    os.environ["SHUTTHEBOX_MAX_CONNECTIONS_PER_CLIENT"] = str(max_connections_per_client)
-    shown = f"[{host}]" if ":" in host else host
-    print(f"Shut the Box is at http://{shown}:{port}/  (games stored in {safe_url(url)}; "
-          "Ctrl+C stops)", flush=True)
-    # The standard asyncio loop, not uvloop: under a saturating load uvloop leaves new
-    # connections unanswered (a friend could not even open the page), where asyncio
-    # answers them (the manual's architecture page gives the measurement).
-    # uvicorn's protocols, leaving no garbage per connection (shutthebox.web.api.connections).
-    from shutthebox.web.api.connections import HttpProtocol, WebSocketProtocol
-
+    shown = f"[{settings.host}]" if ":" in settings.host else settings.host
+    print(_("Shut the Box is at {address}  (games stored in {database}; Ctrl+C stops)").format(
+          address=f"http://{shown}:{settings.port}/", database=safe_url(url)), flush=True)
     # uvicorn stops gracefully on SIGTERM (what `systemctl stop` and `docker stop` send),
     # then raises the signal again: under the signal's default action the process would die
     # of it (exit status -15) without Python's exit handlers, and a service manager would
@@ -90,18 +72,38 @@ def serve_command(
     # (uvicorn's worker processes, under --workers N, still die of the signal: the solver
     # pool frees its own queues as the app stops, SolverPool.close.)
     signal.signal(signal.SIGTERM, _exit_quietly)
-    # Forwarded headers only from the proxies named: uvicorn's own default believes them
-    # from 127.0.0.1, so any local client could be a new address at every request (and
-    # escape the rate limits). A stop waits at most a few seconds for answers under way (a
-    # hint waiting on a long solve must not hold the server up).
-    uvicorn.run("shutthebox.web.app:app_from_environment", factory=True, host=host,
-                port=port, workers=workers, log_level="warning", access_log=False,
-                loop="asyncio", http=HttpProtocol, ws=WebSocketProtocol,
-                ws_max_size=65536, ws_per_message_deflate=False,
-                proxy_headers=bool(proxies), forwarded_allow_ips=proxies or None,
-                timeout_graceful_shutdown=GRACE_SECONDS)
+    rates = table_file(data_dir(), settings.port)   # the workers' rate limits (api/limits.py)
+    os.environ[TABLE_VARIABLE] = str(rates)
+    try:
+        # The standard asyncio loop, not uvloop: under a saturating load uvloop leaves new
+        # connections unanswered (a friend could not even open the page), where asyncio
+        # answers them (the manual's architecture page gives the measurement). The
+        # sans-I/O WebSocket protocol runs no task of its own per live feed. Forwarded
+        # headers only from the proxies named: uvicorn's own default believes them from
+        # 127.0.0.1, so any local client could be a new address at every request (and
+        # escape the rate limits). A stop waits at most a few seconds for answers under
+        # way (a hint waiting on a long solve must not hold the server up). The security
+        # headers go on every answer, uvicorn's own (400, 503) too.
+        uvicorn.run("shutthebox.web.app:app_from_environment", factory=True,
+                    host=settings.host, port=settings.port, workers=settings.workers,
+                    log_level="warning", access_log=False, loop="asyncio",
+                    http=settings.http, h11_max_incomplete_event_size=MAX_HEAD,
+                    ws="websockets-sansio", ws_max_size=WS_MAX_SIZE,
+                    ws_per_message_deflate=False,
+                    limit_concurrency=connection_limit(settings.max_connections),
+                    headers=[(name.decode(), value.decode())
+                             for name, value in SECURITY_HEADERS],
+                    proxy_headers=bool(settings.proxies),
+                    forwarded_allow_ips=settings.proxies or None,
+                    timeout_graceful_shutdown=GRACE_SECONDS)
+    finally:
+        rates.unlink(missing_ok=True)
 
 
+MAX_HEAD = 16 * 1024
+"""Bytes of a request's line and headers (with ``--http h11``; 400 beyond)."""
+WS_MAX_SIZE = 64 * 1024
+"""Bytes of one message a live feed takes (the socket is closed, 1009, beyond)."""
 GRACE_SECONDS = 3
 """Seconds a stopping server waits for the answers under way."""
 
@@ -111,31 +113,25 @@ def listen_problem(host: str, port: int) -> str | None:
     address not of this machine, a port in use or not allowed), or None if it can."""
     import socket
 
+    from shutthebox.language import _
+
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
                                    flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError) as error:
-        return f"--host {host!r}: not an address or name this machine can listen on ({error})"
-    family, kind, proto, _, address = found[0]
+        return _("--host {host!r}: not an address or name this machine can listen on "
+                 "({error})").format(host=host, error=error)
+    family, kind, proto, _name, address = found[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind(address)
         except OSError as error:
-            reason = ("the port is in use: stop what uses it or choose another with --port"
+            reason = (_("the port is in use: stop what uses it or choose another with --port")
                       if error.errno == 98 else error.strerror or str(error))
-            return f"cannot listen at {host}:{port}: {reason}"
+            return _("cannot listen at {host}:{port}: {reason}").format(
+                host=host, port=port, reason=reason)
     return None
-
-
-def _is_address(text: str) -> bool:
-    import ipaddress
-
-    try:
-        ipaddress.ip_network(text, strict=False)
-    except ValueError:
-        return False
-    return True
 
 
 def _exit_quietly(signum: int, frame: FrameType | None) -> None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -24,24 +23,26 @@ from sqlalchemy.engine import Engine
 from shutthebox.language import current_language, speaking
 from shutthebox.web.api.checks import (
     LOOPBACK_HOSTS,
+    OPEN_PER_CLIENT,
+    SECURITY_HEADERS,
     Guard,
-    MissLimit,
-    RateLimits,
     Receive,
     Scope,
     Send,
 )
-from shutthebox.web.api.connections import configure as configure_connections
 from shutthebox.web.api.deps import blocking_for
 from shutthebox.web.api.languages import request_language
+from shutthebox.web.api.limits import MissLimit, RateLimits
 from shutthebox.web.api.refusals import REFUSALS, REFUSED, malformed, refused
 from shutthebox.web.api.routes import api_router, pages
+from shutthebox.web.api.sweeping import Sweeper
 from shutthebox.web.live.feeds import LiveFeed, LiveHub
 from shutthebox.web.play import series
 from shutthebox.web.play.clock import ClockKeeper
 from shutthebox.web.play.computers import ComputerDriver
 from shutthebox.web.play.service import GameService
 from shutthebox.web.play.view import Batch
+from shutthebox.web.settings import ServerSettings
 from shutthebox.web.social import reactions
 from shutthebox.web.solving import workers as advice
 from shutthebox.web.solving.work import DEFAULT_BUDGET, SolverWork
@@ -82,7 +83,8 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
                allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS,
                computer_delay: float = 0.5, limits: RateLimits | None = None,
                pool: SolverPool | None = None, background: SolverPool | None = None,
-               solver_budget: float = DEFAULT_BUDGET) -> FastAPI:
+               solver_budget: float = DEFAULT_BUDGET, open_per_client: int = OPEN_PER_CLIENT,
+               headers: tuple[tuple[bytes, bytes], ...] = tuple(SECURITY_HEADERS)) -> FastAPI:
     """The app, storing games at ``database_url`` (the default SQLite file if None).
 
     ``computer_delay`` is the pause before each step of a computer seat in a game played at
@@ -90,12 +92,15 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     per seat token); ``pool`` the solver worker process for interactive work and
     ``background`` the one for match tables (each its own if None); ``solver_budget`` the
     seconds of solver time the server spends on one match table (see
-    :mod:`shutthebox.web.solving.work`).
+    :mod:`shutthebox.web.solving.work`); ``open_per_client`` the requests and live feeds
+    one client may hold open, and ``headers`` those added to every answer (see
+    :class:`~shutthebox.web.api.checks.Guard`).
 
     The routes (:mod:`shutthebox.web.api.routes`) find what they share in ``app.state``
     (through :mod:`shutthebox.web.api.deps`).
     """
     own_engine = engine is None
+    limits = limits if limits is not None else RateLimits()   # (the server's shared table)
     engine = engine or make_engine(database_url)
     hub = LiveHub(engine)
     work = SolverWork(hub.watching, solver_budget, pool, background)
@@ -118,9 +123,11 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         work.start()
         driver.start()
         clock.start()
+        sweeper.start()
         warm = asyncio.create_task(work.interactive.run(advice.warm_up))
         yield
         warm.cancel()
+        await sweeper.stop()
         await clock.stop()
         await driver.stop()
         await work.stop()
@@ -138,7 +145,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     app.state.driver = driver
     app.state.work = work
     app.state.blocking = blocking
-    app.state.misses = MissLimit()
+    app.state.misses = MissLimit(table=limits.table)
     app.state.reactions = reactions.Reactions(service)
     app.state.series = series.Series(service)
     hub.speakers.update(reaction=reactions.speak, rematch=series.speak)
@@ -149,37 +156,33 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     app.include_router(pages.router)
     pages.mount_files(app)
     app.state.live = LiveFeed(service, hub, blocking)
-    app.front = Guard(app.behind,
-                      allowed_hosts=allowed_hosts, limits=limits)
+    front = app.front = Guard(app.behind, allowed_hosts=allowed_hosts, limits=limits,
+                              headers=headers, open_per_client=open_per_client)
+    sweeper = Sweeper(lambda: front.ended)      # (started by the lifespan above)
     return app
 
 
 def app_from_environment() -> FastAPI:
-    """The app as ``shutthebox serve`` configures it through the environment (how uvicorn
-    starts each worker process).
+    """The app as ``shutthebox serve`` configures it through the environment (its
+    :class:`~shutthebox.web.settings.ServerSettings`, read again in each worker process);
+    uvicorn adds the security headers to every answer, so the app does not.
 
     The garbage collector: the start-up objects are frozen out of it, and the young
     generation is collected often, in short passes: a pass scans every young object alive
     (the games and connections in play), so rare passes are long pauses of every answer.
-    The server leaves no cyclic garbage per move or connection
-    (:mod:`shutthebox.web.api.connections`), so the middle generation is collected rarely (its
-    passes scan all the objects of games in play). The manual's architecture page gives the
-    pauses measured.
+    The middle generation is collected rarely (its passes scan all the objects of games in
+    play). The manual's architecture page gives the pauses measured.
 
     The solver's modules (numba and all) are loaded here, before the first request, not by
     the first computer step: an import holds up every request meanwhile.
     """
-    environ = os.environ
-    hosts = tuple(h.strip() for h in environ.get("SHUTTHEBOX_ALLOWED_HOSTS", "").split(",")
-                  if h.strip()) or LOOPBACK_HOSTS
-    rate = float(environ.get("SHUTTHEBOX_RATE_LIMIT", "50"))
-    configure_connections(int(environ.get("SHUTTHEBOX_MAX_CONNECTIONS_PER_CLIENT", "256")),
-                          int(environ.get("SHUTTHEBOX_MAX_CONNECTIONS", "0")) or None)
-    app = create_app(environ.get("SHUTTHEBOX_DATABASE_URL"), allowed_hosts=hosts,
-                     computer_delay=float(environ.get("SHUTTHEBOX_COMPUTER_DELAY", "0.5")),
+    settings = ServerSettings()
+    rate = settings.rate_limit
+    app = create_app(settings.database_url, allowed_hosts=settings.hosts,
+                     computer_delay=settings.computer_delay,
                      limits=RateLimits(per_client=rate, per_token=rate / 2.5),
-                     solver_budget=float(environ.get("SHUTTHEBOX_SOLVER_BUDGET",
-                                                     str(DEFAULT_BUDGET))))
+                     solver_budget=settings.solver_budget,
+                     open_per_client=settings.max_connections_per_client, headers=())
     import shutthebox.solver.matchplay  # noqa: F401  (loaded now: see above)
 
     gc.freeze()

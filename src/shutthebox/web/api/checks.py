@@ -1,23 +1,28 @@
-"""What every request passes before the app sees it: the Host check, the size of its body,
-the type of an action's body, rate limits, and the security headers on every answer.
+"""What every request passes before the app sees it: the Host check, the size of its body
+and the time it may take to arrive, the type of an action's body, rate limits
+(:mod:`shutthebox.web.api.limits`), the requests and live feeds one client may hold open,
+and the security headers on every answer.
 
 One plain ASGI middleware, so that a refused request costs almost nothing and every
-refusal is a JSON ``{"detail": ...}`` with a 4xx status.
+refusal is a JSON ``{"detail": ...}`` with a 4xx status. What happens before a request's
+head is whole (its size, the time it takes, idle connections) is the HTTP server's and the
+reverse proxy's to bound: see the manual's deploying page.
 """
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import math
+import random
 import re
-import time
-from collections.abc import Awaitable, Callable, MutableMapping
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
 from shutthebox.language import _
+from shutthebox.web.api.limits import RateLimits as RateLimits  # (the Guard's, named here too)
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -26,6 +31,16 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 MAX_BODY = 64 * 1024
+BODY_SECONDS = 10.0
+"""Seconds in which a request's body must arrive whole, once its head has (408 after): a
+slow sender ("slowloris") would otherwise hold its connection for ever."""
+BODY_SPREAD = 0.5
+"""Each late body is given up on at a time drawn between :data:`BODY_SECONDS` and this much
+more of it, so that thousands sent at once do not expire at once (8,000 expiring in one
+pass of the event loop held every other answer for 3.7 s)."""
+OPEN_PER_CLIENT = 256
+"""Requests and live feeds one client may hold open in a process (0: no limit): a browser
+holds a few and a live feed per game; a household or an office shares one address."""
 GAME_PATH = re.compile(r"/api/games/([^/]*)(/.*)?")
 NO_GAME_CLOSE = 4404
 """The close code of a live feed of a game that does not exist."""
@@ -43,108 +58,6 @@ SECURITY_HEADERS = [
     (b"referrer-policy", b"no-referrer"),
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
-
-
-@dataclass
-class Bucket:
-    """A token bucket: ``rate`` requests a second on average, ``burst`` at once."""
-
-    rate: float
-    burst: float
-    tokens: float = -1.0
-    stamp: float = field(default_factory=time.monotonic)
-
-    def take(self, now: float, count: float = 1.0) -> float:
-        """Take one request (``count`` 0: only look); 0 if allowed, else the seconds until
-        one is allowed."""
-        if self.tokens < 0:
-            self.tokens = self.burst
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= count
-            return 0.0
-        return (1 - self.tokens) / self.rate
-
-
-MANY_BUCKETS = 10_000
-"""Past this many keys, the buckets that are full again (their clients have been quiet) are
-forgotten before a new one is made."""
-
-
-@dataclass
-class Buckets:
-    """A token bucket per key (a client, a seat token), all of one rate and burst."""
-
-    rate: float
-    burst: float
-    _by_key: dict[str, Bucket] = field(default_factory=dict)
-
-    def take(self, key: str, now: float, count: float = 1.0) -> float:
-        """:meth:`Bucket.take` of the key's bucket (made full if it has none)."""
-        bucket = self._by_key.get(key)
-        if bucket is None:
-            if len(self._by_key) > MANY_BUCKETS:
-                self._forget(now)
-            bucket = self._by_key[key] = Bucket(self.rate, self.burst)
-        return bucket.take(now, count)
-
-    def look(self, key: str, now: float) -> float:
-        """0 if the key may take one now, else the seconds to wait; nothing is taken."""
-        bucket = self._by_key.get(key)
-        return bucket.take(now, 0.0) if bucket is not None else 0.0
-
-    def _forget(self, now: float) -> None:
-        full = now - self.burst / self.rate
-        for key in [k for k, b in self._by_key.items() if b.stamp < full]:
-            del self._by_key[key]
-
-
-@dataclass
-class RateLimits:
-    """Requests a second per client address and per seat token (0: no limit)."""
-
-    per_client: float = 50.0
-    per_token: float = 20.0
-    burst: float = 3.0
-    """The burst allowed, in seconds' worth of requests."""
-
-    def __post_init__(self) -> None:
-        self._clients = Buckets(self.per_client, self.per_client * self.burst)
-        self._tokens = Buckets(self.per_token, self.per_token * self.burst)
-
-    def wait(self, client: str, token: str | None) -> float:
-        """0 if the request may go on, else the seconds to wait."""
-        now = time.monotonic()
-        wait = self._clients.take(client, now) if self.per_client else 0.0
-        if token and self.per_token and not wait:
-            wait = self._tokens.take(token, now)
-        return wait
-
-
-INVITE_MISSES = 1.0
-"""Unknown invites one client may ask about a second, on average (after a burst of ten):
-typing errors, never enough to guess a code (see
-:data:`shutthebox.web.play.seats.INVITE_LENGTH`)."""
-
-
-@dataclass
-class MissLimit:
-    """Requests that missed (an unknown invite), counted per client: once a client has
-    missed :data:`INVITE_MISSES` a second for a while, it waits before it may ask again."""
-
-    rate: float = INVITE_MISSES
-    burst: float = 10.0
-
-    def __post_init__(self) -> None:
-        self._clients = Buckets(self.rate, self.burst)
-
-    def wait(self, client: str) -> float:
-        """0 if the client may ask, else the seconds until it may."""
-        return self._clients.look(client, time.monotonic())
-
-    def missed(self, client: str) -> None:
-        self._clients.take(client, time.monotonic())
 
 
 HEADERS_KEY = "shutthebox.headers"
@@ -202,13 +115,30 @@ def host_name(host: str) -> str:
 
 
 class Guard:
-    """The middleware. ``allowed_hosts`` are the names the Host header may carry."""
+    """The middleware. ``allowed_hosts`` are the names the Host header may carry;
+    ``headers`` those added to every answer (none when the HTTP server adds them itself,
+    as ``shutthebox serve`` has uvicorn do, to its own answers too); ``open_per_client``
+    the requests and live feeds a client may hold open at once (429 beyond)."""
 
     def __init__(self, app: ASGIApp, allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS,
-                 limits: RateLimits | None = None) -> None:
+                 limits: RateLimits | None = None,
+                 headers: Sequence[tuple[bytes, bytes]] = SECURITY_HEADERS,
+                 open_per_client: int = OPEN_PER_CLIENT,
+                 body_seconds: float = BODY_SECONDS) -> None:
         self.app = app
         self.allowed_hosts = tuple(h.lower() for h in allowed_hosts)
         self.limits = limits if limits is not None else RateLimits()
+        self.headers = list(headers)
+        self.open_per_client = open_per_client
+        self.body_seconds = body_seconds
+        self._open: dict[str, int] = {}
+        """Requests and live feeds open, by client."""
+        self.ended = 0
+        """Requests and live feeds ended so far (:mod:`shutthebox.web.api.sweeping`)."""
+
+    def open_now(self, client: str) -> int:
+        """The requests and live feeds the client holds open now."""
+        return self._open.get(client, 0)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -237,15 +167,35 @@ class Guard:
                 "this server does not take live feeds for pages of {origin!r}").format(
                     origin=origin[:80]))
             return
+        client = client_key(scope)
         if path.startswith("/api/"):
             token = headers.get(b"authorization")
-            wait = self.limits.wait(client_key(scope),
-                                    token.decode("latin-1") if token else None)
+            wait = self.limits.wait(client, token.decode("latin-1") if token else None)
             if wait:
                 await self._refuse(scope, send, 429, _("too many requests: wait a moment and "
                                                        "try again"),
                                    [(b"retry-after", str(math.ceil(wait)).encode())])
                 return
+        held = self._open.get(client, 0)
+        if self.open_per_client and held >= self.open_per_client:
+            await self._refuse(scope, send, 429, _(
+                "more than {count} requests and live feeds open from one address: close "
+                "some and try again").format(count=self.open_per_client))
+            return
+        self._open[client] = held + 1
+        try:
+            await self._pass(scope, receive, send, headers, path)
+        finally:
+            self.ended += 1
+            left = self._open[client] - 1
+            if left:
+                self._open[client] = left
+            else:
+                del self._open[client]
+
+    async def _pass(self, scope: Scope, receive: Receive, send: Send,
+                    headers: dict[bytes, bytes], path: str) -> None:
+        """The request, once allowed in: its body checked and read whole in time."""
         if scope["type"] == "websocket":
             await self.app(scope, receive, send)
             return
@@ -261,13 +211,21 @@ class Guard:
                 await self._refuse(scope, send, 415, _("send the request body as JSON "
                                                        "(Content-Type: application/json)"))
                 return
-            body = await _read_body(receive)    # within its time: see connections.py
+            seconds = self.body_seconds * (1 + BODY_SPREAD * random.random())
+            try:
+                body = await read_body(receive, seconds)
+            except TimeoutError:
+                await self._refuse(scope, send, 408, _(
+                    "the request's body did not arrive within {seconds:g} seconds").format(
+                        seconds=self.body_seconds), [(b"connection", b"close")])
+                return
             if body is None:
                 await self._refuse(scope, send, 413, _(
                     "the request body is larger than {kib} KiB").format(kib=MAX_BODY // 1024))
                 return
             receive = replay(body, receive)
-        await self.app(scope, receive, _with_headers(send))
+        await self.app(scope, receive, _with_headers(send, self.headers) if self.headers
+                       else send)
 
     def _origin_allowed(self, headers: dict[bytes, bytes], host: str) -> bool:
         """Whether a WebSocket's page may read this server's feeds: no ``Origin`` (not a
@@ -288,7 +246,7 @@ class Guard:
             await send({"type": "websocket.close", "code": 1008, "reason": detail[:120]})
             return
         await send_json(send, status, json.dumps({"detail": detail}).encode(),
-                        [*SECURITY_HEADERS, *(extra or [])])
+                        [*self.headers, *(extra or [])])
 
 
 async def send_json(send: Send, status: int, body: bytes,
@@ -300,21 +258,33 @@ async def send_json(send: Send, status: int, body: bytes,
     await send({"type": "http.response.body", "body": body})
 
 
-async def _read_body(receive: Receive) -> bytes | None:
-    """The whole request body, or None once it grows past :data:`MAX_BODY`."""
-    chunks: list[bytes] = []
-    seen = 0
-    while True:
+async def read_body(receive: Receive, seconds: float) -> bytes | None:
+    """The whole request body, or None once it grows past :data:`MAX_BODY`.
+
+    :raises TimeoutError: the body is not whole within ``seconds`` (a body that comes with
+        its head, as nearly all do, is read without a timer).
+    """
+    message = await receive()
+    if message["type"] != "http.request":
+        return b""
+    chunk: bytes = message.get("body", b"")
+    if not message.get("more_body", False):
+        return chunk if len(chunk) <= MAX_BODY else None
+    async with asyncio.timeout(seconds):
+        return await _rest_of_body(receive, [chunk], len(chunk))
+
+
+async def _rest_of_body(receive: Receive, chunks: list[bytes], seen: int) -> bytes | None:
+    while seen <= MAX_BODY:
         message = await receive()
         if message["type"] != "http.request":
-            return b"".join(chunks)
+            break
         chunk = message.get("body", b"")
         seen += len(chunk)
-        if seen > MAX_BODY:
-            return None
         chunks.append(chunk)
         if not message.get("more_body", False):
-            return b"".join(chunks)
+            break
+    return b"".join(chunks) if seen <= MAX_BODY else None
 
 
 def replay(body: bytes, receive: Receive) -> Receive:
@@ -331,10 +301,10 @@ def replay(body: bytes, receive: Receive) -> Receive:
     return inner
 
 
-def _with_headers(send: Send) -> Send:
+def _with_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
     async def inner(message: Message) -> None:
         if message["type"] == "http.response.start":
-            message["headers"] = [*message.get("headers", []), *SECURITY_HEADERS]
+            message["headers"] = [*message.get("headers", []), *headers]
         await send(message)
 
     return inner

@@ -29,6 +29,7 @@ from starlette.concurrency import run_in_threadpool
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import _, current_language
 from shutthebox.web.api.checks import NO_GAME_CLOSE, Receive, Scope, Send
+from shutthebox.web.api.limits import Bucket
 from shutthebox.web.bounds import MAX_EVENT
 from shutthebox.web.live.presence import Presence, hello_tokens
 from shutthebox.web.play.memory import GameNotFoundError
@@ -58,6 +59,14 @@ said at the table after it (reactions, the rematch)."""
 Speaker = Callable[[dict[str, Any]], str]
 """Makes the live message (JSON text) of something said at a table from its data, in the
 language of the feed that sends it."""
+PRESENCE_SECONDS = 1.0
+"""How long a game's presence news waits, from its first change, to be told as one
+(:meth:`shutthebox.web.live.presence.Presence.settle`)."""
+FEED_MESSAGES = 1.0
+"""Messages a second a live feed takes from its client, on average after a burst of
+:data:`FEED_BURST` (a page sends one, its hello); the connection of a client that sends
+more is closed at once, where a feed flooded with 50,000 a second was read for ever."""
+FEED_BURST = 10.0
 TOLD_KEPT = 16
 """Messages told a game's table (:meth:`LiveHub.tell`) kept for watchers that are busy
 sending: one further behind misses the oldest (they are not part of the game)."""
@@ -83,6 +92,10 @@ class LiveHub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._listener: asyncio.Task[None] | None = None
         self._announcer: Announcer | None = None
+        self._settling: dict[str, asyncio.TimerHandle] = {}
+        """The games whose presence news waits to be told (see :meth:`seats_changed`)."""
+        self._announced: dict[str, list[int]] = {}
+        """Per game, the seats present here as last announced to the other processes."""
 
     def start(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -118,12 +131,27 @@ class LiveHub:
                 self.presence.forget(game_id)
 
     def seats_changed(self, game_id: str) -> None:
-        """This process's feeds of the game hold other seats now: wake its watchers, and
-        tell the other processes on PostgreSQL (from the event loop)."""
-        self.wake_all(game_id)
-        if self._announcer is not None:
+        """The seats present at the game may have changed (a feed of this process, or
+        another process's announcement): in :data:`PRESENCE_SECONDS`, tell its watchers
+        and, on PostgreSQL, the other processes what changed meanwhile, once (from the
+        event loop)."""
+        if game_id not in self._settling:
+            loop = self._loop or asyncio.get_running_loop()
+            self._settling[game_id] = loop.call_later(PRESENCE_SECONDS, self._settle,
+                                                      game_id)
+
+    def _settle(self, game_id: str) -> None:
+        del self._settling[game_id]
+        if game_id in self._watchers and self.presence.settle(game_id):
+            self.wake_all(game_id)
+        here = self.presence.here(game_id)
+        if self._announcer is not None and here != self._announced.get(game_id, []):
             self._announcer.tell_table(game_id, "presence", {
-                "process": postgresql.PROCESS, "seats": self.presence.here(game_id)})
+                "process": postgresql.PROCESS, "seats": here})
+        if here:
+            self._announced[game_id] = here
+        else:
+            self._announced.pop(game_id, None)
 
     def wake_all(self, game_id: str) -> None:
         """Wake the game's feeds (for news that is no batch of events: who is present)."""
@@ -290,7 +318,7 @@ class LiveHub:
                             if kind == "presence":
                                 self.presence.heard(game_id, str(data.get("process")),
                                                     data.get("seats"))
-                                self.wake_all(game_id)
+                                self.seats_changed(game_id)
                             else:
                                 self._tell_here(game_id, kind, data)
             except asyncio.CancelledError:
@@ -386,6 +414,9 @@ class LiveFeed:
         reader = asyncio.create_task(_until_disconnect(receive, gone, wake, hello))
         try:
             await self._follow(send, game_id, state, wake, gone, linger)
+            # A feed that floods ends here without a close frame: uvicorn then closes its
+            # connection at once, where after a close frame it would read on (and parse
+            # what it drops) for seconds, waiting for the client's own close.
         except OSError:             # the client went away while a message was sent
             pass
         except RuntimeError as error:   # ... or had closed it: uvicorn refuses a send after
@@ -543,14 +574,19 @@ async def _refuse(send: Send, code: int, reason: str) -> None:
 
 
 async def _until_disconnect(receive: Receive, gone: asyncio.Event, wake: asyncio.Event,
-                            heard: Callable[[str], Awaitable[None]] | None = None) -> None:
-    """Read what a live client sends until it leaves (``heard`` takes each text message);
-    then wake its handler."""
+                            heard: Callable[[str], Awaitable[None]] | None = None) -> bool:
+    """Read what a live client sends until it leaves (``heard`` takes each text message)
+    or sends more than :data:`FEED_MESSAGES` allows; then wake its handler. Whether it sent
+    too many."""
+    allowance = Bucket(FEED_MESSAGES, FEED_BURST)
+    loop = asyncio.get_running_loop()
     try:
         while True:
             message = await receive()
             if message["type"] == "websocket.disconnect":
-                break
+                return False
+            if allowance.take(loop.time()):
+                return True
             if heard is not None and isinstance(message.get("text"), str):
                 await heard(message["text"])
     finally:

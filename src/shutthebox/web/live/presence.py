@@ -8,6 +8,14 @@ whenever they change (:meth:`shutthebox.web.live.feeds.LiveHub`'s announcer), an
 others' as they announce them; on SQLite a process knows only its own feeds. Each arrival
 and departure is told to the game's feeds as a ``presence`` message, in each reader's
 language.
+
+The news is coalesced: feeds opening and closing only count (:meth:`Presence.arrive`,
+:meth:`Presence.leave`, :meth:`Presence.heard`), and what changed is told once the game's
+table has been still for a moment (:meth:`Presence.settle`, called by the live hub
+:data:`~shutthebox.web.live.feeds.PRESENCE_SECONDS` after the first change), so that a
+client that comes and goes in a loop (a page reloaded, or an attacker) costs the other
+feeds a message a moment at most, and nothing when it ends where it began (200 comings and
+goings were 400 messages to every other feed of the table, and as many announcements).
 """
 
 from __future__ import annotations
@@ -56,6 +64,8 @@ class Presence:
         self._others: dict[str, dict[str, set[int]]] = {}
         """Per game, the seats present through each other process's feeds."""
         self._changes: dict[str, collections.deque[tuple[int, int, bool]]] = {}
+        self._told: dict[str, list[int]] = {}
+        """Per game, the seats present as its feeds were last told."""
         self._numbered = 0
 
     def online(self, game_id: str) -> list[int]:
@@ -70,48 +80,57 @@ class Presence:
         return sorted(self._feeds.get(game_id, ()))
 
     def arrive(self, game_id: str, seats: list[int]) -> None:
-        """A feed of the game holding ``seats`` opened."""
-        before = self.online(game_id)
+        """A feed of the game holding ``seats`` opened (told at :meth:`settle`)."""
         feeds = self._feeds.setdefault(game_id, collections.Counter())
         for seat in set(seats):
             feeds[seat] += 1
-        self._changed(game_id, before)
 
     def leave(self, game_id: str, seats: list[int]) -> None:
-        """A feed of the game holding ``seats`` closed."""
+        """A feed of the game holding ``seats`` closed (told at :meth:`settle`)."""
         feeds = self._feeds.get(game_id)
         if feeds is None:
             return
-        before = self.online(game_id)
         for seat in set(seats):
             feeds[seat] -= 1
             if feeds[seat] <= 0:
                 del feeds[seat]
         if not feeds:
             del self._feeds[game_id]
-        self._changed(game_id, before)
 
     def heard(self, game_id: str, process: str, seats: object) -> None:
-        """Another process announced the seats present at the game through its feeds."""
+        """Another process announced the seats present at the game through its feeds (told
+        at :meth:`settle`)."""
         if not isinstance(seats, list) or len(seats) > 100:
             return
-        before = self.online(game_id)
         others = self._others.setdefault(game_id, {})
         others[process] = {s for s in seats if type(s) is int}
         if not others[process]:
             del others[process]
-        self._changed(game_id, before)
 
     def forget(self, game_id: str) -> None:
         """Nobody watches the game here any longer: its changes and what the other
         processes said of it go (a process that stopped says nothing more)."""
         self._changes.pop(game_id, None)
         self._others.pop(game_id, None)
+        self._told.pop(game_id, None)
 
-    def _changed(self, game_id: str, before: list[int]) -> None:
-        after = self.online(game_id)
+    def settle(self, game_id: str) -> bool:
+        """Record the arrivals and departures since the game's feeds were last told (none
+        for a seat that left and came back meanwhile); whether there were any.
+
+        >>> presence = Presence()
+        >>> presence.arrive("g", [1]); presence.leave("g", [1]); presence.settle("g")
+        False
+        >>> presence.arrive("g", [0]); presence.settle("g"), presence.after("g", 0)
+        (True, (1, [(0, True)]))
+        """
+        before, after = self._told.get(game_id, []), self.online(game_id)
+        if before == after:
+            return False
+        self._told[game_id] = after
         for seat in sorted(set(before) ^ set(after)):
             self._change(game_id, seat, seat in after)
+        return True
 
     def mark(self) -> int:
         """A mark after every change so far (a new feed hears what follows)."""

@@ -83,6 +83,9 @@ def make_engine(url: str | None = None, migrate: bool = True,
     if migrate:
         try:
             upgrade(engine)
+        except StorageError:
+            engine.dispose()
+            raise
         except DBAPIError as error:
             engine.dispose()
             reason = _scrub(str(error.orig).strip().splitlines()[0] if str(error.orig).strip()
@@ -117,7 +120,25 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
         tables = set(inspect(connection).get_table_names())
         if "games" in tables and "alembic_version" not in tables:
             command.stamp(config, "0001")
+        unknown = unknown_revisions(connection, config)
+        if unknown:
+            raise StorageError(
+                f"the database {safe_url(engine.url.render_as_string(hide_password=False))!r} "
+                f"is at revision {', '.join(map(repr, unknown))}, which this version of "
+                "shutthebox does not know (a newer one migrated it?): run the newer version, "
+                "or restore the database from a backup")
         command.upgrade(config, revision)
+
+
+def unknown_revisions(connection: Connection, config: Any) -> list[str]:
+    """The revisions the database says it is at that none of our migrations names (a newer
+    release's): migrating from them would fail deep inside Alembic."""
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
+
+    known = {script.revision for script in ScriptDirectory.from_config(config).walk_revisions()}
+    current = MigrationContext.configure(connection).get_current_heads()
+    return [revision for revision in current if revision not in known]
 
 
 def driver_error(connection: Connection, statement: str, params: Any,
