@@ -44,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_attacks import Bystander
 from report import Figures, add_arguments
+
 from tests.web.webserver import Server, postgres_problem, postgres_schema
 
 

@@ -21,8 +21,9 @@ from websockets.asyncio.client import connect as connect_async
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from shutthebox.web.api.checks import Guard, Message, Scope
-from shutthebox.web.api.limits import RateLimits, RateTable, table_file
+from shutthebox.web.api.checks import Guard
+from shutthebox.web.asgi import Message, Scope
+from shutthebox.web.limits import RateLimits, RateTable, table_file
 from tests.web.webserver import Server
 
 

@@ -45,7 +45,7 @@ def serve_command(
     from shutthebox.paths import data_dir
     from shutthebox.web.api.checks import SECURITY_HEADERS
     from shutthebox.web.api.descriptors import connection_limit
-    from shutthebox.web.api.limits import TABLE_VARIABLE, table_file
+    from shutthebox.web.limits import TABLE_VARIABLE, table_file
     from shutthebox.web.settings import read_settings
     from shutthebox.web.storage import default_url, make_engine, safe_url
 
@@ -72,7 +72,7 @@ def serve_command(
     # (uvicorn's worker processes, under --workers N, still die of the signal: the solver
     # pool frees its own queues as the app stops, SolverPool.close.)
     signal.signal(signal.SIGTERM, _exit_quietly)
-    rates = table_file(data_dir(), settings.port)   # the workers' rate limits (api/limits.py)
+    rates = table_file(data_dir(), settings.port)   # the workers' rate limits (web/limits.py)
     os.environ[TABLE_VARIABLE] = str(rates)
     try:
         # The standard asyncio loop, not uvloop: under a saturating load uvloop leaves new

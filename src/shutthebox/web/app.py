@@ -26,16 +26,14 @@ from shutthebox.web.api.checks import (
     OPEN_PER_CLIENT,
     SECURITY_HEADERS,
     Guard,
-    Receive,
-    Scope,
-    Send,
 )
 from shutthebox.web.api.deps import blocking_for
 from shutthebox.web.api.languages import request_language
-from shutthebox.web.api.limits import MissLimit, RateLimits
 from shutthebox.web.api.refusals import REFUSALS, REFUSED, malformed, refused
 from shutthebox.web.api.routes import api_router, pages
 from shutthebox.web.api.sweeping import Sweeper
+from shutthebox.web.asgi import Receive, Scope, Send
+from shutthebox.web.limits import MissLimit, RateLimits
 from shutthebox.web.live.feeds import LiveFeed, LiveHub
 from shutthebox.web.play import series
 from shutthebox.web.play.clock import ClockKeeper

@@ -1,6 +1,6 @@
 """What every request passes before the app sees it: the Host check, the size of its body
 and the time it may take to arrive, the type of an action's body, rate limits
-(:mod:`shutthebox.web.api.limits`), the requests and live feeds one client may hold open,
+(:mod:`shutthebox.web.limits`), the requests and live feeds one client may hold open,
 and the security headers on every answer.
 
 One plain ASGI middleware, so that a refused request costs almost nothing and every
@@ -17,18 +17,12 @@ import json
 import math
 import random
 import re
-from collections.abc import Awaitable, Callable, MutableMapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from shutthebox.language import _
-from shutthebox.web.api.limits import RateLimits as RateLimits  # (the Guard's, named here too)
-
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from shutthebox.web.asgi import NO_GAME_CLOSE, ASGIApp, Message, Receive, Scope, Send
+from shutthebox.web.limits import RateLimits as RateLimits  # (the Guard's, named here too)
 
 MAX_BODY = 64 * 1024
 BODY_SECONDS = 10.0
@@ -42,8 +36,6 @@ OPEN_PER_CLIENT = 256
 """Requests and live feeds one client may hold open in a process (0: no limit): a browser
 holds a few and a live feed per game; a household or an office shares one address."""
 GAME_PATH = re.compile(r"/api/games/([^/]*)(/.*)?")
-NO_GAME_CLOSE = 4404
-"""The close code of a live feed of a game that does not exist."""
 GAME_ID = re.compile(r"[0-9a-f]{32}")
 """A game's id (a UUID's 32 hex digits): a path with any other is answered 404 here, before
 any database sees its text (a NUL in it was a database error on PostgreSQL)."""

@@ -17,7 +17,7 @@ from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 
 from shutthebox.web.api.checks import client_key
-from shutthebox.web.api.limits import MissLimit
+from shutthebox.web.limits import MissLimit
 from shutthebox.web.play.seats import bearer_tokens
 from shutthebox.web.play.service import GameService
 from shutthebox.web.solving.work import SolverWork

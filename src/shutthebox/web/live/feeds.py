@@ -28,9 +28,9 @@ from starlette.concurrency import run_in_threadpool
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import _, current_language
-from shutthebox.web.api.checks import NO_GAME_CLOSE, Receive, Scope, Send
-from shutthebox.web.api.limits import Bucket
+from shutthebox.web.asgi import NO_GAME_CLOSE, Receive, Scope, Send, call_in_loop
 from shutthebox.web.bounds import MAX_EVENT
+from shutthebox.web.limits import Bucket
 from shutthebox.web.live.presence import Presence, hello_tokens
 from shutthebox.web.play.memory import GameNotFoundError
 from shutthebox.web.play.service import GameService
@@ -592,19 +592,3 @@ async def _until_disconnect(receive: Receive, gone: asyncio.Event, wake: asyncio
     finally:
         gone.set()
         wake.set()
-
-
-def call_in_loop(loop: asyncio.AbstractEventLoop, callback: Callable[..., object],
-                 *arguments: Any) -> None:
-    """Run ``callback(*arguments)`` in ``loop``: at once from the loop's own thread, else
-    handed over to it (from a thread-pool thread); nothing once the loop is closed."""
-    if loop.is_closed():
-        return
-    try:
-        running: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-    except RuntimeError:
-        running = None
-    if running is loop:
-        callback(*arguments)
-    else:
-        loop.call_soon_threadsafe(callback, *arguments)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from starlette.concurrency import run_in_threadpool
 
-from shutthebox.web.live.feeds import call_in_loop
+from shutthebox.web.asgi import call_in_loop
 from shutthebox.web.play.service import GameService
 from shutthebox.web.solving import workers as advice
 from shutthebox.web.solving.work import (

@@ -18,8 +18,8 @@ from typing import Any
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import _
 from shutthebox.table_talk import REACTIONS, reaction_emoji, reaction_text
-from shutthebox.web.api.limits import Buckets
 from shutthebox.web.codec import dumps
+from shutthebox.web.limits import Buckets
 from shutthebox.web.play.service import GameService
 
 RATE = 1.0

@@ -1,6 +1,6 @@
 """Friends at the table: taking an open seat with its invite, what an invite is for, and its
 join link as a QR code. A client that asks about too many unknown invites waits (see
-:class:`~shutthebox.web.api.limits.MissLimit`)."""
+:class:`~shutthebox.web.limits.MissLimit`)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from shutthebox.language import _
 from shutthebox.web.api.deps import ClientKey, MissesDep, ServiceDep
-from shutthebox.web.api.limits import MissLimit
+from shutthebox.web.limits import MissLimit
 from shutthebox.web.play.seats import InviteNotFoundError, TooManyGuessesError
 
 T = TypeVar("T")
