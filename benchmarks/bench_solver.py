@@ -9,8 +9,10 @@
   and the whole ``shutthebox hint`` command in a single round, for 12 tiles with digit scoring
   and for every preset, first to play (every later player's table needed: the slowest seat)
   of 2 and of 4 players; with the round's tables on disk (as after a machine's first game:
-  the goal) and the first time on a machine (the tables made and saved), each in a data
-  folder of the benchmark's own (``SHUTTHEBOX_HOME``).
+  the goal) and the first time on a machine (the tables made and saved).
+
+Everything runs in a data folder of the benchmark's own (``SHUTTHEBOX_HOME``), the solves
+with no round tables on disk.
 
 Goals (one core): one objective under 50 ms, all targets under 1 s, every first decision and
 hint under 1 s. Prints figures; asserts nothing.
@@ -88,6 +90,7 @@ def _rules_code(preset: str) -> str:
 def run(preset: str, objectives: list[str], mode: str = "each") -> dict[str, float]:
     """Time one solve in a fresh process; ``preset`` is a preset name or a ``Rules(...)``."""
     code = CHILD.format(rules=_rules_code(preset), objectives=objectives, mode=mode)
+    _no_round_tables()
     out = subprocess.run(_one_core([sys.executable, "-c", code]), capture_output=True,
                          text=True, check=True, env={**os.environ, **ONE_THREAD})
     result: dict[str, float] = json.loads(out.stdout)
@@ -126,7 +129,27 @@ def hint_seconds(rule_flags: list[str], players: int,
     return time.perf_counter() - start, _children_cpu() - cpu
 
 
+def _no_round_tables() -> None:
+    """Remove the single round's tables kept in the benchmark's data folder."""
+    shutil.rmtree(Path(os.environ["SHUTTHEBOX_HOME"]) / "round", ignore_errors=True)
+
+
 def main(figures: Figures) -> None:
+    """Every figure, in a data folder of the benchmark's own (``SHUTTHEBOX_HOME``): the
+    user's neither helps nor changes."""
+    home = os.environ.get("SHUTTHEBOX_HOME")
+    with tempfile.TemporaryDirectory() as folder:
+        os.environ["SHUTTHEBOX_HOME"] = folder
+        try:
+            measure(figures)
+        finally:
+            if home is None:
+                del os.environ["SHUTTHEBOX_HOME"]
+            else:
+                os.environ["SHUTTHEBOX_HOME"] = home
+
+
+def measure(figures: Figures) -> None:
     from shutthebox.rules import Rules, Scoring, preset
     from shutthebox.solver import solve
 
@@ -167,26 +190,12 @@ Timing = tuple[float, float]
 def _twice(measure: Callable[[], Timing]) -> tuple[Timing, Timing]:
     """``measure`` the first time on a machine (no round tables in the data folder: they are
     made and saved), then again with them on disk."""
-    shutil.rmtree(Path(os.environ["SHUTTHEBOX_HOME"]) / "round", ignore_errors=True)
+    _no_round_tables()
     return measure(), measure()
 
 
 def cold_starts(figures: Figures, digits_12: str) -> None:
-    """The first answers of a single round from a fresh process, imports included, in a data
-    folder of the benchmark's own."""
-    home = os.environ.get("SHUTTHEBOX_HOME")
-    with tempfile.TemporaryDirectory() as folder:
-        os.environ["SHUTTHEBOX_HOME"] = folder
-        try:
-            _cold_starts(figures, digits_12)
-        finally:
-            if home is None:
-                del os.environ["SHUTTHEBOX_HOME"]
-            else:
-                os.environ["SHUTTHEBOX_HOME"] = home
-
-
-def _cold_starts(figures: Figures, digits_12: str) -> None:
+    """The first answers of a single round from a fresh process, imports included."""
     from shutthebox.rules import PRESETS
 
     print("single round, from a cold start (fresh process, imports included), one core; "
