@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -40,3 +41,10 @@ def test_a_kernel_compiles_without_a_cache_where_none_can_be_kept(
     monkeypatch.setattr(compiled_module, "njit", njit)
     assert compiled()(add_one)(41) == 42
     assert asked == [{"cache": True}, {}]
+
+
+def test_every_kernel_of_the_package_is_compiled_through_the_fallback() -> None:
+    package = Path(compiled_module.__file__).parents[1]
+    direct = [str(path.relative_to(package)) for path in sorted(package.rglob("*.py"))
+              if path.name != "compiled.py" and "njit(" in path.read_text(encoding="utf-8")]
+    assert direct == []

@@ -36,7 +36,6 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
-from numba import njit
 
 from shutthebox.dice import roll_outcomes
 from shutthebox.envs.single import (
@@ -51,6 +50,7 @@ from shutthebox.envs.streams import draw_stream
 from shutthebox.rules import Rules
 from shutthebox.simulate.fast import splitmix, two_dice_index
 from shutthebox.solver import solve
+from shutthebox.solver.compiled import compiled
 from shutthebox.solver.solve import dice_choice_codes, roll_groups
 from shutthebox.tiles import tile_sum
 
@@ -115,14 +115,14 @@ class Games(NamedTuple):
 
 # --- the compiled game -----------------------------------------------------------------------
 
-@njit(cache=True)
+@compiled()
 def _allow(i: int, action: int, g: Games) -> None:  # pragma: no cover - compiled
     g.mask[i, action] = 1
     g.legal[i, g.legal_count[i]] = action
     g.legal_count[i] += 1
 
 
-@njit(cache=True)
+@compiled()
 def _clear(i: int, g: Games) -> None:  # pragma: no cover - compiled
     for k in range(g.legal_count[i]):
         g.mask[i, g.legal[i, k]] = 0
@@ -133,7 +133,7 @@ def _clear(i: int, g: Games) -> None:  # pragma: no cover - compiled
     g.observed_choice[i] = 0
 
 
-@njit(cache=True)
+@compiled()
 def _before_roll(i: int, t: Tables, g: Games) -> bool:  # pragma: no cover - compiled
     """Set game ``i`` before its next roll (or over, when the box is shut); true if over."""
     _clear(i, g)
@@ -155,13 +155,13 @@ def _before_roll(i: int, t: Tables, g: Games) -> bool:  # pragma: no cover - com
     return False
 
 
-@njit(cache=True)
+@compiled()
 def _show_open(i: int, t: Tables, g: Games) -> None:  # pragma: no cover - compiled
     for tile in range(t.tiles):
         g.observed_open[i, tile] = (g.open_tiles[i] >> tile) & 1
 
 
-@njit(cache=True)
+@compiled()
 def _start(i: int, t: Tables, g: Games) -> None:  # pragma: no cover - compiled
     """Start episode ``g.episode[i]`` of game ``i``."""
     g.key[i] = splitmix(g.stream[i] + splitmix(g.episode[i]))
@@ -172,7 +172,7 @@ def _start(i: int, t: Tables, g: Games) -> None:  # pragma: no cover - compiled
     _before_roll(i, t, g)
 
 
-@njit(cache=True)
+@compiled()
 def _start_all(which: npt.NDArray[np.bool_], t: Tables, g: Games) -> None:  # pragma: no cover
     for i in range(len(which)):
         g.reward[i] = 0.0
@@ -183,7 +183,7 @@ def _start_all(which: npt.NDArray[np.bool_], t: Tables, g: Games) -> None:  # pr
         g.score[i] = t.scores[g.open_tiles[i]]
 
 
-@njit(cache=True)
+@compiled()
 def _roll(i: int, dice: int, t: Tables, g: Games) -> bool:  # pragma: no cover - compiled
     """Roll for game ``i``; true if the roll allows no move (the turn is over)."""
     bits = splitmix(g.key[i] + g.rolls[i])
@@ -216,7 +216,7 @@ def _roll(i: int, dice: int, t: Tables, g: Games) -> bool:  # pragma: no cover -
     return False
 
 
-@njit(cache=True)
+@compiled()
 def _step_all(actions: Int64s, t: Tables, g: Games) -> None:  # pragma: no cover - compiled
     actions_count = g.mask.shape[1]
     for i in range(len(actions)):
@@ -252,7 +252,7 @@ def _step_all(actions: Int64s, t: Tables, g: Games) -> None:  # pragma: no cover
         g.score[i] = t.scores[g.open_tiles[i]]
 
 
-@njit(cache=True)
+@compiled()
 def _sample(legal: Int64s, legal_count: Int64s, uniforms: Floats) -> Int64s:  # pragma: no cover
     chosen = np.zeros(len(legal_count), dtype=np.int64)
     for i in range(len(legal_count)):

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import prange
 
 from shutthebox.dice import roll_outcomes
+from shutthebox.solver.compiled import compiled
 from shutthebox.solver.kernels import PARALLEL_LAUNCH
 
 _MASK64 = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -28,7 +29,7 @@ def two_dice_index() -> npt.NDArray[np.int64]:
     return index
 
 
-@njit(cache=True)
+@compiled()
 def splitmix(x: np.uint64) -> np.uint64:  # pragma: no cover - compiled
     """splitmix64's mix of one word: the step of the counter-based generator that the turn
     and round simulators share, so a seed means the same rolls in both."""
@@ -38,7 +39,7 @@ def splitmix(x: np.uint64) -> np.uint64:  # pragma: no cover - compiled
     return x ^ (x >> np.uint64(31))
 
 
-@njit(cache=True)
+@compiled()
 def play_turn(table: np.int64, start: np.int64, key: np.uint64,  # pragma: no cover - compiled
               dice: npt.NDArray[np.int8], moves1: npt.NDArray[np.int16],
               moves2: npt.NDArray[np.int16], index2: npt.NDArray[np.int64]) -> np.int64:
@@ -60,7 +61,7 @@ def play_turn(table: np.int64, start: np.int64, key: np.uint64,  # pragma: no co
     return open_tiles
 
 
-@njit(parallel=True, cache=True)
+@compiled(parallel=True)
 def _play_chunk(first: np.int64, count: np.int64, seed: np.uint64,  # pragma: no cover
                 start: np.int64, dice: npt.NDArray[np.int8],
                 moves1: npt.NDArray[np.int16], moves2: npt.NDArray[np.int16],

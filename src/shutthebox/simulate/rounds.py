@@ -19,10 +19,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit, prange
+from numba import prange
 
 from shutthebox.rules import Rules
 from shutthebox.simulate.fast import play_turn, splitmix, two_dice_index
+from shutthebox.solver.compiled import compiled
 from shutthebox.solver.kernels import PARALLEL_LAUNCH
 from shutthebox.solver.players import win_solutions
 
@@ -64,7 +65,7 @@ class RoundTables:
                    np.stack(moves2))
 
 
-@njit(parallel=True, cache=True)
+@compiled(parallel=True)
 def _rounds(count: np.int64, seed: np.uint64, players: np.int64,  # pragma: no cover
             start: np.int64, instant_win: bool, score_rank: npt.NDArray[np.int64],
             table_of: npt.NDArray[np.int64], dice: npt.NDArray[np.int8],

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from shutthebox.errors import FormatError
 from shutthebox.rules import Rules
 from shutthebox.solver.objectives import IndexedTable, Objective, score_array, table_objective
+from shutthebox.solver.round_tables import load_tables, save_tables
 from shutthebox.solver.solve import forward, solve_batch
 
 FloatArray = npt.NDArray[np.float64]
@@ -85,9 +86,13 @@ class RoundSolution:
     """Each final mask's rank."""
     instant: bool
     holders: dict[int, FloatArray] = field(default_factory=dict)
+    disk: bool = False
+    """Whether the tables are read from and kept in the data folder
+    (:mod:`~shutthebox.solver.round_tables`)."""
     _known: dict[int, int] = field(default_factory=dict, repr=False)
     """How many of the best ranks each seat's table of ``holders`` holds."""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    _read: bool = field(default=False, repr=False)
 
     def finals(self, seat: int, best: int = 0, holders: int = 0) -> FloatArray:
         """The mover's share of the win for each score rank it can end with, at ``seat``,
@@ -106,9 +111,23 @@ class RoundSolution:
         ``0 .. ranks - 1`` at least (every rank by default)."""
         needed = len(self.scores) if ranks is None else min(ranks, len(self.scores))
         with self._lock:
+            if self.disk and not self._read:
+                self._read = True
+                self._read_tables()
             if self._known.get(seat, 0) < needed:
+                before = dict(self._known)
                 self._solve_down_to(seat, needed)
+                if self.disk and any(self._known.get(i) != before.get(i)
+                                     for i in range(1, self.players)):
+                    save_tables(self.rules, self.players, self.holders, self._known)
             return self.holders[seat]
+
+    def _read_tables(self) -> None:
+        """Take the tables kept on disk where they hold more than memory does."""
+        tables, known = load_tables(self.rules, self.players, len(self.scores))
+        for seat, filled in known.items():
+            if filled > self._known.get(seat, 0):
+                self.holders[seat], self._known[seat] = tables[seat], filled
 
     def _solve_down_to(self, seat: int, ranks: int) -> None:
         """Fill the holders' tables of the seats from the last down to ``seat`` for the best
@@ -226,11 +245,14 @@ _rounds: dict[tuple[Rules, int], RoundSolution] = {}
 _rounds_lock = threading.Lock()
 
 
-def solve_round(rules: Rules, players: int) -> RoundSolution:
+def solve_round(rules: Rules, players: int, disk: bool = True) -> RoundSolution:
     """The exact single round of ``players`` players (1 to 12), each playing to win.
 
     ``rules.instant_win`` left unset means a shut box wins at once (the single round's
-    default)."""
+    default). ``disk`` reads the round's tables from the data folder and keeps them there
+    (:mod:`~shutthebox.solver.round_tables`), so a later process need not solve them again.
+
+    :raises FormatError: ``players`` is not a number from 1 to 12."""
     if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 12:
         raise FormatError(f"a round takes 1 to 12 players, not {players!r}")
     instant = rules.shut_box_wins(multi_round=False)
@@ -239,5 +261,6 @@ def solve_round(rules: Rules, players: int) -> RoundSolution:
         found = _rounds.get(key)
         if found is None:
             scores, rank = _ranks(key[0])
-            found = _rounds[key] = RoundSolution(key[0], players, scores, rank, instant)
+            found = _rounds[key] = RoundSolution(key[0], players, scores, rank, instant,
+                                                 disk=disk)
         return found
