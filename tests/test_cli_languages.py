@@ -139,11 +139,11 @@ def run(args: list[str], language: str, home: Path) -> str:
 
 GAME_NAME = re.compile(r"Shut the Box", re.IGNORECASE)
 NOT_WORDS = re.compile(r"(?:/|~)\S*|\S+\.(?:json|png|svg)\b|<[^>]*>|\{[^}]*\}|`[^`]*`"
-                       r"|--[\w-]+|\S*\w-\w\S*|\S+[:,]\S+|\b[A-Z]{2,}\b")
+                       r"|--[\w-]+|\S*\w-\w\S*|\S+[:,]\S+|\b[A-Z]{2,}\b|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")
 """What is not a word to translate: paths and file names, Typer's type labels, a
 translation's placeholders, code quoted in backticks, flags, hyphenated names (presets,
 strategies) and values (``rounds:R``, ``You,cpu``), and names in capitals (``NAME``,
-``CPU``)."""
+``CPU``, ``SHUTTHEBOX_PORT``)."""
 WORD = re.compile(r"[^\W\d_]{3,}")
 
 

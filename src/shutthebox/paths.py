@@ -83,6 +83,16 @@ def make_folder(folder: Path) -> Path:
     return folder
 
 
+NO_WRITING = "SHUTTHEBOX_NO_WRITING"
+"""Set (to ``1``) by ``play --no-save``: nothing is written in the data folder, the
+solver's tables kept on disk included (its worker processes inherit it)."""
+
+
+def writing_allowed() -> bool:
+    """Whether this process may write in the data folder (see :data:`NO_WRITING`)."""
+    return os.environ.get(NO_WRITING) != "1"
+
+
 def data_dir() -> Path:
     """The per-user data folder (created on first use).
 

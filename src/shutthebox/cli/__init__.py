@@ -23,43 +23,22 @@ from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import N_, _, from_environment, speak
 from shutthebox.paths import reason
 
-try:  # typer 0.20+ carries its own copy of click
-    from typer._click.exceptions import MissingParameter, NoArgsIsHelpError, UsageError
-except ImportError:  # pragma: no cover - older typer on plain click
-    from click.exceptions import (  # type: ignore[assignment]
-        MissingParameter,
-        NoArgsIsHelpError,
-        UsageError,
-    )
 
-def _plain_values_without_pydantic() -> None:
-    """Let typer pass an absent value, or a string for a ``str`` parameter, straight through.
-
-    typer 0.2x checks every parameter's value with a pydantic adapter, built on first use:
-    even the absent value of ``--help``, so every command paid ~0.2 s importing pydantic.
-    Such values need no conversion (typer's own coercion returns them unchanged), so they
-    skip it; any other value (a number, a path) is converted by typer as before.
-    """
-    parameter = getattr(typer.core, "_TyperParameter", None)
-    process = getattr(parameter, "process_value", None)
-    if parameter is None or process is None or getattr(process, "plain_values", False):
-        return
-
-    def process_value(self: Any, ctx: Any, value: Any) -> Any:
-        descriptor = getattr(self, "type_descriptor", None)
-        plain = (value is None and not (self.multiple or self.nargs == -1)) or (
-            isinstance(value, str) and getattr(descriptor, "annotation", None) is str)
-        if not plain:
-            return process(self, ctx, value)
-        if self.required and value is None:
-            raise MissingParameter(ctx=ctx, param=self)
-        return self.callback(ctx, self, value) if self.callback is not None else value
-
-    process_value.plain_values = True  # type: ignore[attr-defined]
-    parameter.process_value = process_value
+def usage_error(error: BaseException) -> bool:
+    """Whether ``error`` is a usage error of the command line's parser (a bad option, a
+    missing argument, a value out of range), told by the attributes click documents for
+    its ``UsageError`` (``exit_code`` 2, ``ctx``, ``format_message``): typer carries its own
+    copy of click and exports none of its exception classes, and its maintainers ask
+    programs not to import that copy."""
+    return getattr(error, "exit_code", None) == 2 and hasattr(error, "ctx") \
+        and callable(getattr(error, "format_message", None))
 
 
-_plain_values_without_pydantic()
+def asks_for_help(error: Any) -> bool:
+    """Whether a usage error is a command given no arguments that answers with its help
+    (click's ``NoArgsIsHelpError``, whose message is the help)."""
+    return error.ctx is not None and error.format_message() == error.ctx.get_help()
+
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "rules": ("rules_cmd", N_("List the rule presets and what each sets, or show one preset "
@@ -344,12 +323,6 @@ def main(argv: list[str] | None = None) -> None:
     command = typer.main.get_command(app)
     try:
         status = command.main(args=args, prog_name="shutthebox", standalone_mode=False)
-    except NoArgsIsHelpError as error:
-        assert error.ctx is not None
-        print(error.ctx.get_help())
-        raise SystemExit(2) from None
-    except UsageError as error:
-        fail(usage_message(error, args))
     except ShutTheBoxError as error:
         fail(str(error), getattr(error, "exit_status", 2))
     except typer.Abort:
@@ -364,6 +337,13 @@ def main(argv: list[str] | None = None) -> None:
     except OSError as error:
         where = f" ({error.filename})" if error.filename else ""
         fail(f"{reason(error)}{where}", 1)
+    except Exception as error:
+        if not usage_error(error):
+            raise
+        if asks_for_help(error):
+            print(cast(Any, error).ctx.get_help())
+            raise SystemExit(2) from None
+        fail(usage_message(error, args))
     if isinstance(status, int) and status:
         raise SystemExit(status)
 

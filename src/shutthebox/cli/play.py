@@ -19,7 +19,7 @@ from shutthebox.errors import FormatError, ShutTheBoxError
 from shutthebox.language import N_, _, ngettext
 from shutthebox.match import GameFormat, MatchConfig, format_money, parse_stake
 from shutthebox.names import clean_name
-from shutthebox.paths import DataFolderError
+from shutthebox.paths import NO_WRITING, DataFolderError
 from shutthebox.rules import Rules
 
 if TYPE_CHECKING:
@@ -221,6 +221,8 @@ def play_command(
         raise FormatError(_("unexpected argument {game!r}: a game name goes with "
                             "--resume").format(game=game))
     terminal = is_terminal(sys.stdin) and is_terminal(sys.stdout)
+    if no_save:             # nothing in the data folder, the solver's tables included
+        os.environ[NO_WRITING] = "1"
     if resume:
         given = [flag for flag, value in (("--players", players), ("--format", game_format),
                                           ("--stake", stake)) if value is not None]

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from shutthebox.paths import data_home
+from shutthebox.paths import data_home, writing_allowed
 from shutthebox.rules import Rules
 
 FloatArray = npt.NDArray[np.float64]
@@ -73,6 +73,8 @@ def save_tables(rules: Rules, players: int, tables: dict[int, FloatArray],
     """Keep the holders' tables of seats 1 to ``players - 1`` on disk (written whole under
     another name, then renamed: a reader never sees half a file); nothing where the data
     folder cannot be written."""
+    if not writing_allowed():
+        return
     path = table_path(rules, players)
     counts = np.array([known.get(seat, 0) if 0 < seat < players else 0
                        for seat in range(players)], dtype=np.int64)

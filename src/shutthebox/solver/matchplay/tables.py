@@ -38,11 +38,11 @@ def cache_path(rules: Rules, game_format: str | GameFormat) -> Any:
 
     :raises FormatError: the format cannot be read.
     """
-    from shutthebox.paths import data_dir
+    from shutthebox.paths import data_home
 
     fmt = GameFormat.parse(game_format) if isinstance(game_format, str) else game_format
     rules = rules.replace(instant_win=fmt.shut_box_wins(rules))
-    return data_dir() / "match" / _file_name(rules, fmt)
+    return data_home() / "match" / _file_name(rules, fmt)   # (made when a table is kept)
 
 
 def _load(path: Any, rules: Rules, fmt: GameFormat) -> MatchSolution | None:
@@ -56,6 +56,10 @@ def _load(path: Any, rules: Rules, fmt: GameFormat) -> MatchSolution | None:
 
 
 def _save(path: Any, solution: MatchSolution) -> None:
+    from shutthebox.paths import writing_allowed
+
+    if not writing_allowed():
+        return
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_suffix(".part.npz")
     arrays: dict[str, Any] = {k: np.asarray(v) for k, v in solution.tables.items()}
