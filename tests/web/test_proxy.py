@@ -20,7 +20,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.web.webserver import Server, free_port
 
-CONFIGURATION = Path(__file__).resolve().parent.parent / "deploy" / "nginx.conf"
+CONFIGURATION = Path(__file__).resolve().parents[2] / "deploy" / "nginx.conf"
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 

@@ -16,7 +16,7 @@ a day (a second is refused), and the game can be reviewed like any other.
 Traceback (most recent call last):
 ...
 shutthebox.web.records.daily.DailyMoveError: move 1 ([9]) is not legal on the roll 1+2=3: \
-the legal moves are 3 or 2 1
+the legal moves are 3 or 1 2
 """
 
 from __future__ import annotations
