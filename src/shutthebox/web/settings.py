@@ -69,7 +69,7 @@ class ServerSettings(BaseSettings):
         description=N_("requests and live feeds one client address "
         "(an IPv6 /64) may hold open in a server process, 429 beyond (0: no limit)"))
     http: Literal["h11", "httptools"] = Field(
-        default="h11", description=N_("HTTP parser: h11 refuses a request head over 16 KiB; "
+        default="httptools", description=N_("HTTP parser: h11 refuses a request head over 16 KiB; "
         "httptools is a little faster and bounds nothing (behind a proxy that bounds heads, as the "
         "manual's nginx does)"))
 

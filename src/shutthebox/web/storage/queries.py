@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import Select, Update, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 
 from shutthebox.web.codec import dumps, loads
@@ -67,11 +68,33 @@ def event_count(connection: Connection, game_id: str, for_update: bool = False
     ``for_update``, the game's row is locked until the transaction ends (on PostgreSQL:
     another server process changing the game waits; SQLite's write transaction holds the
     whole file already)."""
-    query = select(GAMES.c.event_count).where(GAMES.c.id == game_id)
-    if for_update:
-        query = query.with_for_update()
-    found = connection.execute(query).first()
+    found = connection.execute(_counting(for_update), {"game_id": game_id}).first()
     return None if found is None else int(found[0])
+
+
+# A move is what the server does most: its statements are built once, with their values as
+# parameters, rather than a new statement (and its cache key) at every move.
+
+@cache
+def _counting(for_update: bool) -> Select[Any]:
+    query = select(GAMES.c.event_count).where(GAMES.c.id == bindparam("game_id"))
+    return query.with_for_update() if for_update else query
+
+
+@cache
+def _moving(fields: frozenset[str]) -> Update:
+    """The game's row moved on from ``start`` events to ``count``, with ``fields`` set."""
+    return update(GAMES).where(
+        GAMES.c.id == bindparam("game_id"), GAMES.c.event_count == bindparam("start")
+    ).values(event_count=bindparam("count"), updated=bindparam("stamp"),
+             **{name: bindparam(f"new_{name}") for name in sorted(fields)})
+
+
+_APPENDING = insert(EVENTS)
+_ANSWERING = insert(ANSWERS)
+_ANSWER = select(ANSWERS.c.body).where(
+    ANSWERS.c.game_id == bindparam("game_id"), ANSWERS.c.seat == bindparam("seat"),
+    ANSWERS.c.key == bindparam("key"))
 
 
 def create_game(connection: Connection, game_id: str, config: dict[str, Any],
@@ -125,19 +148,19 @@ def store_move(connection: Connection, move: Move) -> bool:
     """
     game_id, start, events = move.game_id, move.start, move.events
     stamp = now()
-    moved = connection.execute(
-        update(GAMES).where(GAMES.c.id == game_id, GAMES.c.event_count == start)
-        .values(event_count=start + len(events), updated=stamp, **move.fields))
+    moved = connection.execute(_moving(frozenset(move.fields)), {
+        "game_id": game_id, "start": start, "count": start + len(events), "stamp": stamp,
+        **{f"new_{name}": value for name, value in move.fields.items()}})
     if moved.rowcount != 1:
         return False
     if events:
-        connection.execute(insert(EVENTS), [
+        connection.execute(_APPENDING, [
             {"game_id": game_id, "position": start + offset, "data": dumps(item)}
             for offset, item in enumerate(events)])
     if move.answer is not None:
         seat, key, body = move.answer
-        connection.execute(insert(ANSWERS).values(
-            game_id=game_id, seat=seat, key=key, status=200, body=body, created=stamp))
+        connection.execute(_ANSWERING, {"game_id": game_id, "seat": seat, "key": key,
+                                        "status": 200, "body": body, "created": stamp})
     if move.results:
         record_results(connection, game_id, move.results)
     return True
@@ -145,5 +168,4 @@ def store_move(connection: Connection, move: Move) -> bool:
 
 def stored_answer(connection: Connection, game_id: str, seat: int, key: str) -> str | None:
     """The answer stored for a seat's Idempotency-Key in the game, if any."""
-    return connection.scalar(select(ANSWERS.c.body).where(
-        ANSWERS.c.game_id == game_id, ANSWERS.c.seat == seat, ANSWERS.c.key == key))
+    return connection.scalar(_ANSWER, {"game_id": game_id, "seat": seat, "key": key})
