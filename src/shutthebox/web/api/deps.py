@@ -14,7 +14,6 @@ from typing import Annotated, Any, Protocol, TypeVar
 
 from fastapi import Depends, Header, Request
 from sqlalchemy.engine import Engine
-from starlette.concurrency import run_in_threadpool
 
 from shutthebox.web.api.checks import client_key
 from shutthebox.web.limits import MissLimit
@@ -38,16 +37,29 @@ async def inline(function: Callable[..., T], /, *arguments: Any) -> T:
     return function(*arguments)
 
 
-async def in_thread_pool(function: Callable[..., T], /, *arguments: Any) -> T:
-    """``function(*arguments)`` in the thread pool: on a database over a network the event
-    loop must not wait for the answer."""
-    return await run_in_threadpool(function, *arguments)
+def in_threads(limit: int) -> Blocking:
+    """``function(*arguments)`` in at most ``limit`` threads at once: on a database over a
+    network the event loop must not wait for the answer, and more threads than the pool
+    has connections would only wait for one, each taking its turn at the interpreter."""
+    import anyio
+    import anyio.to_thread
+
+    limiters: list[anyio.CapacityLimiter] = []     # (made on the event loop, at first use)
+
+    async def in_thread(function: Callable[..., T], /, *arguments: Any) -> T:
+        if not limiters:
+            limiters.append(anyio.CapacityLimiter(limit))
+        return await anyio.to_thread.run_sync(function, *arguments, limiter=limiters[0])
+
+    return in_thread
 
 
 def blocking_for(engine: Engine) -> Blocking:
-    """How to run database work on ``engine``: :func:`inline` on SQLite, else
-    :func:`in_thread_pool`."""
-    return inline if engine.dialect.name == "sqlite" else in_thread_pool
+    """How to run database work on ``engine``: :func:`inline` on SQLite, else in as many
+    threads as the engine's pool has connections (:func:`in_threads`)."""
+    if engine.dialect.name == "sqlite":
+        return inline
+    return in_threads(engine.pool.size())       # type: ignore[attr-defined]
 
 
 def _state(name: str) -> Any:
