@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Annotated, Any, Protocol, TypeVar
 
 from fastapi import Depends, Header, Request
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import URL, Engine
 
 from shutthebox.web.api.checks import client_key
 from shutthebox.web.limits import MissLimit
@@ -55,11 +55,29 @@ def in_threads(limit: int) -> Blocking:
 
 
 def blocking_for(engine: Engine) -> Blocking:
-    """How to run database work on ``engine``: :func:`inline` on SQLite, else in as many
-    threads as the engine's pool has connections (:func:`in_threads`)."""
-    if engine.dialect.name == "sqlite":
+    """How to run database work on ``engine``: :func:`inline` on a database on this machine
+    (SQLite, or PostgreSQL at a loopback address or a local socket), whose answers come
+    back sooner than a hand-over to a thread and back; else in as many threads as the
+    engine's pool has connections (:func:`in_threads`).
+
+    >>> from sqlalchemy import make_url
+    >>> on_this_machine(make_url("postgresql://u@127.0.0.1/db")), \\
+    ...     on_this_machine(make_url("postgresql://u@db.example/db"))
+    (True, False)
+    """
+    if engine.dialect.name == "sqlite" or on_this_machine(engine.url):
         return inline
     return in_threads(engine.pool.size())       # type: ignore[attr-defined]
+
+
+def on_this_machine(url: URL) -> bool:
+    """Whether the database of ``url`` answers on this machine (a file, a loopback
+    address, or a Unix socket)."""
+    host = url.host or url.query.get("host")
+    if isinstance(host, tuple):
+        host = host[0] if host else None
+    return not host or host.startswith("/") or host in ("localhost", "::1") \
+        or host.startswith("127.")
 
 
 def _state(name: str) -> Any:
