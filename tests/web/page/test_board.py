@@ -80,7 +80,8 @@ def test_a_whole_game_against_the_computer_by_mouse(page: Page, server: Server) 
     page.wait_for_selector("#dice svg.die")
     assert page.locator("#dice svg.die circle.pip").count() >= 2
     page.wait_for_selector("#view-game[data-busy=false]")
-    page.wait_for_function("document.getElementById('announce').textContent.includes('Ann rolls')")
+    page.wait_for_function(
+        "() => document.getElementById('announce').textContent.includes('Ann rolls')")
     assert page.locator("[aria-live]").count() == 1           # one region: what changed
     shot(page, "mouse-board-after-roll")
     page.keyboard.press("h")
