@@ -27,7 +27,6 @@ from shutthebox.web.api.checks import (
     SECURITY_HEADERS,
     Guard,
 )
-from shutthebox.web.api.deps import blocking_for
 from shutthebox.web.api.languages import request_language
 from shutthebox.web.api.refusals import REFUSALS, REFUSED, malformed, refused
 from shutthebox.web.api.routes import api_router, pages
@@ -113,7 +112,6 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     driver = ComputerDriver(service, work, computer_delay, progress=hub.progress)
     driver_box.append(driver)
     clock = ClockKeeper(service)
-    blocking = blocking_for(engine)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -130,7 +128,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         await driver.stop()
         await work.stop()
         await hub.stop()
-        service.close()
+        await service.aclose()
         if own_engine:
             engine.dispose()
 
@@ -142,7 +140,6 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     app.state.hub = hub
     app.state.driver = driver
     app.state.work = work
-    app.state.blocking = blocking
     app.state.misses = MissLimit(table=limits.table)
     app.state.reactions = reactions.Reactions(service)
     app.state.series = series.Series(service)
@@ -153,7 +150,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     app.include_router(api_router)
     app.include_router(pages.router)
     pages.mount_files(app)
-    app.state.live = LiveFeed(service, hub, blocking)
+    app.state.live = LiveFeed(service, hub)
     front = app.front = Guard(app.behind, allowed_hosts=allowed_hosts, limits=limits,
                               headers=headers, open_per_client=open_per_client)
     sweeper = Sweeper(lambda: front.ended)      # (started by the lifespan above)

@@ -5,6 +5,8 @@ answers on 127.0.0.1:5432)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 import threading
 import time
 from collections.abc import Iterator
@@ -12,19 +14,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, text
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from shutthebox.rules import Rules
+from shutthebox.web.play import moves
 from shutthebox.web.play.changes import GameChanges
+from shutthebox.web.play.service import GameService, SeatSpec
 from shutthebox.web.storage import (
     ANSWERS,
     EVENTS,
     GAMES,
     RESULTS,
+    PooledStore,
     create_game,
     make_engine,
 )
+from shutthebox.web.storage.engine import REQUEST_POOL
 from shutthebox.web.storage.queries import Move, event_count, store_move
 from tests.web.webserver import database
 
@@ -149,3 +156,80 @@ def test_a_process_holds_one_bounded_pool_and_a_busy_pool_waits(engine: Engine) 
     changes.close()
     assert errors == []
     assert max(peak) <= pool_size
+
+
+def test_a_move_of_a_game_in_memory_is_one_statement_storing_all_or_nothing(
+        engine: Engine) -> None:
+    """PostgreSQL's adapter stores a move of a game known to be up to date as one
+    statement: its events and its answer, or nothing when the game has moved on."""
+    store = PooledStore(engine)
+    game_id = new_game(engine)
+
+    def move(start: int, key: str) -> bool:
+        with store.writing() as db:
+            return store.store_move(db, Move(game_id, start, [{"type": "roll"}],
+                                             {"status": "playing"}, (0, key, "{}")))
+
+    async def both() -> tuple[bool, bool]:
+        try:
+            return await store.run(move, 0, "k1"), await store.run(move, 0, "k2")
+        finally:
+            await store.aclose()
+
+    assert asyncio.run(both()) == (True, False)
+    found = stored(engine, game_id)
+    assert found["count"] == 1 and len(found["events"]) == 1
+    assert found["answers"] == [("k1", "{}")]
+
+
+def test_a_process_whose_memory_is_behind_makes_the_move_again_on_the_stored_game(
+        engine: Engine) -> None:
+    """Two server processes' memories of one game: the one behind finds out as it
+    stores, reads the game again and makes the move on it, never a refusal."""
+    one, two = GameService(engine), GameService(engine)
+    state = one.create(Rules(), "solo", 0, [SeatSpec("Ann")])
+    game_id, token = state["id"], state["tokens"]["0"]
+    two.state(game_id)                                  # (both now hold it in memory)
+
+    async def play() -> list[dict[str, Any]]:
+        answers = [state]
+        for service in (one, two, one, two):
+            pending = answers[-1]["pending"]
+            if answers[-1]["status"] == "over":
+                break
+            kind, argument = ("roll", None) if pending["kind"] == "roll" else \
+                ("dice", 2) if pending["kind"] == "choose-dice" else \
+                ("shut", pending["legal"][0])
+            answers.append(json.loads(await service.run(
+                game_id, moves.act, service.changes, game_id, token, kind, argument,
+                answers[-1]["event_count"], None)))
+        await one.aclose()
+        await two.aclose()
+        return answers
+
+    answers = asyncio.run(play())
+    counts = [answer["event_count"] for answer in answers]
+    assert len(answers) >= 3 and counts == sorted(set(counts))
+    assert stored(engine, game_id)["count"] == counts[-1]
+
+
+def test_the_requests_work_waits_for_a_connection_of_its_own_bounded_pool(
+        engine: Engine) -> None:
+    """Requests' work at once beyond the requests' pool waits for a connection (never a
+    refusal), and never more connections are open than that pool holds."""
+    store = PooledStore(engine)
+    peak: list[int] = []
+
+    def read() -> int:
+        with store.connect() as db:
+            peak.append(store.requests.pool.checkedout())    # type: ignore[attr-defined]
+            return int(db.scalar(text("SELECT 1 FROM pg_sleep(0.05)")) or 0)
+
+    async def many() -> list[int]:
+        try:
+            return await asyncio.gather(*[store.run(read) for _ in range(REQUEST_POOL * 3)])
+        finally:
+            await store.aclose()
+
+    assert asyncio.run(many()) == [1] * REQUEST_POOL * 3
+    assert max(peak) == REQUEST_POOL

@@ -363,14 +363,11 @@ class LiveFeed:
     who is at the table (:mod:`shutthebox.web.live.presence`): a ``presence`` message after the
     first state and at each arrival and departure; the page's hello (its seats' tokens)
     makes its seats present, and gives back a seat the computer played while it was away.
+    Its database work runs through :meth:`GameService.run`."""
 
-    ``blocking(function, *arguments)`` runs the service's database work."""
-
-    def __init__(self, service: GameService, hub: LiveHub,
-                 blocking: Callable[..., Awaitable[Any]]) -> None:
+    def __init__(self, service: GameService, hub: LiveHub) -> None:
         self.service = service
         self.hub = hub
-        self.blocking = blocking
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send, game_id: str
                        ) -> None:
@@ -385,7 +382,7 @@ class LiveFeed:
         since = min(int(since_text), MAX_EVENT)
         linger = query.get("table") == ["1"]
         try:
-            state = await self.blocking(self.service.state, game_id, since)
+            state = await self.service.run(game_id, self.service.state, game_id, since)
         except GameNotFoundError as exc:
             await _refuse(send, NO_GAME_CLOSE, str(exc))
             return
@@ -437,14 +434,15 @@ class LiveFeed:
         held: list[int] = []
         for token in tokens:
             try:
-                seat = await self.blocking(service.seat_of, game_id, [token])
+                seat = await service.run(game_id, service.seat_of, game_id, [token])
             except (ShutTheBoxError, DBAPIError):
                 continue                # not a seat of this game: a watcher, then
             if seat not in held:
                 held.append(seat)
             if seat in state.get("table", {}).get("away", ()):
                 with contextlib.suppress(ShutTheBoxError, DBAPIError):
-                    await self.blocking(service.table_action, game_id, token, "back")
+                    await service.run(game_id, service.table_action, game_id, token,
+                                      "back")
         return held
 
     async def _follow(self, send: Send, game_id: str, state: dict[str, Any],
@@ -517,7 +515,7 @@ class LiveFeed:
                 # Another language's batch, or behind by more than a batch: the game read
                 # as every reader reads it (from memory when it is up to date).
                 try:
-                    found = await self.blocking(service.state, game_id, sent)
+                    found = await service.run(game_id, service.state, game_id, sent)
                 except DBAPIError:
                     return DATABASE_AWAY_CLOSE, "the database is not answering"
                 if found["event_count"] <= sent:

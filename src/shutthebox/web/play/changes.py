@@ -21,12 +21,14 @@ One way to read a game (:meth:`GameChanges.read`) and one way to create one
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.engine import Connection, Engine
@@ -37,8 +39,10 @@ from shutthebox.web.play.memory import GameCache, LoadedGame, waiting_for
 from shutthebox.web.play.results import game_results
 from shutthebox.web.play.seats import ForbiddenError, UnauthorizedError, token_hash
 from shutthebox.web.play.view import Batch, game_view
-from shutthebox.web.storage import SEATS, Move, NewGame, now, store_for, store_move
+from shutthebox.web.storage import SEATS, Move, NewGame, event_count, now, store_for
 from shutthebox.web.storage import store_new_game as store_game
+
+T = TypeVar("T")
 
 Publish = Callable[[str, str, Batch | None], None]
 """A listener of :class:`News`, told after a commit that stored events: (game id, who acts
@@ -63,6 +67,21 @@ class News:
 
 class GameChangedError(ShutTheBoxError):
     """Another server process stored events of the game first (409: load it again)."""
+
+
+class StaleGameError(GameChangedError):
+    """The game in memory was behind the database (another server process changed it):
+    :meth:`GameChanges.run` makes the change again on the game read afresh."""
+
+
+_AT_HAND: ContextVar[list[bool] | None] = ContextVar("at_hand", default=None)
+"""Whether a change may trust the game in memory without asking the database first (in
+:meth:`GameChanges.run`, which makes the change again if it was wrong); a list, emptied
+at the work's end, so that a task the work starts (copying the context) does not."""
+
+
+def _trusted() -> bool:
+    return bool(_AT_HAND.get())
 
 
 @dataclass
@@ -99,6 +118,42 @@ class GameChanges:
         self.dice = random.SystemRandom()
         """The server's dice: the operating system's secure source."""
         self.store = store_for(engine)
+        self._turns: dict[str, tuple[asyncio.Lock, list[int]]] = {}
+
+    async def run(self, game_id: str | None, function: Callable[..., T], /,
+                  *arguments: Any) -> T:
+        """``function(*arguments)``, a request's work on the game ``game_id`` (None: on
+        no game yet), run by the store (:meth:`~shutthebox.web.storage.Store.run`). Where
+        the store lets requests' work interleave on the event loop, the work on one game
+        takes its turn here, so that the game in memory is changed or read by one at a
+        time (the lock of :meth:`changing` keeps threads apart, not work on one thread)."""
+        if game_id is None:
+            return await self.store.run(function, *arguments)
+        if not self.store.interleaves:
+            return await self._run_at_hand(game_id, function, arguments)
+        lock, users = self._turns.setdefault(game_id, (asyncio.Lock(), [0]))
+        users[0] += 1
+        try:
+            async with lock:
+                return await self._run_at_hand(game_id, function, arguments)
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                del self._turns[game_id]
+
+    async def _run_at_hand(self, game_id: str, function: Callable[..., T],
+                           arguments: tuple[Any, ...]) -> T:
+        """Run the work trusting the game in memory; if it was behind the database, again
+        on the game as stored."""
+        try:
+            return await self.store.run(_at_hand, function, arguments)
+        except StaleGameError:
+            self.memory.forget(game_id)
+            return await self.store.run(function, *arguments)
+
+    async def aclose(self) -> None:
+        """Give back all the store holds of the database."""
+        await self.store.aclose()
 
     def close(self) -> None:
         """Give back what the store holds of the database (SQLite's writing connection,
@@ -119,16 +174,24 @@ class GameChanges:
         """
         with self.memory.lock(game_id):
             change: Change | None = None
+            # In memory and trusted (see run): no question to the database before the
+            # change, whose storing checks the game's event count anyway.
+            at_hand = self.memory.games.get(game_id) if _trusted() else None
             try:
-                with self.transaction() as db:
-                    loaded = self.memory.load(db, game_id, for_update=True)
+                with self.store.writing() if at_hand else self.transaction() as db:
+                    loaded = at_hand or self.memory.load(db, game_id, for_update=True)
                     change = Change(game_id, db, loaded, loaded.count)
                     yield change
                     if change.changed:
                         self._store(change)
-            except ShutTheBoxError:
+            except ShutTheBoxError as error:
                 if change is not None and change.loaded.count != change.before:
                     self.memory.forget(game_id)     # ahead of the database
+                if at_hand is not None and not isinstance(error, StaleGameError) \
+                        and change is not None and self._behind(game_id, change.before):
+                    self.memory.forget(game_id)     # refused on a game behind the stored
+                    raise StaleGameError(_("the game in memory was behind the database")) \
+                        from error
                 raise                               # (a refusal leaves the game as it was)
             except BaseException:
                 self.memory.forget(game_id)         # perhaps ahead of the database
@@ -141,13 +204,18 @@ class GameChanges:
         batch = change.batch or Batch.of(game_view(game_id, loaded, change.before, []))
         self.news.publish(game_id, waiting, batch)
 
+    def _behind(self, game_id: str, count: int) -> bool:
+        """Whether the database holds other than ``count`` events of the game."""
+        with self.store.connect() as db:
+            return event_count(db, game_id) != count
+
     def read(self, game_id: str) -> LoadedGame:
         """The game as stored (from memory when it is up to date): the one way to read a
         game. Not while a change to it is being made in this process.
 
         :raises GameNotFoundError: no game has this id.
         """
-        with self.memory.lock(game_id), self.engine.connect() as db:
+        with self.memory.lock(game_id), self.store.connect() as db:
             return self.memory.load(db, game_id)
 
     def create(self, game: NewGame, loaded: LoadedGame, tokens: dict[int, str]) -> None:
@@ -174,7 +242,7 @@ class GameChanges:
         hashed = token_hash(token)
         holder = self.memory.holder(hashed)
         if holder is None:
-            with self.engine.connect() as db:
+            with self.store.connect() as db:
                 row = db.execute(select(SEATS.c.game_id, SEATS.c.seat)
                                  .where(SEATS.c.token_hash == hashed)).first()
             if row is None:
@@ -220,7 +288,9 @@ class GameChanges:
         results = game_results(match) if match is not None and match.is_over else []
         move = Move(change.game_id, change.before, loaded.log(change.before), fields,
                     change.answer, results)
-        if not store_move(change.db, move):
+        if not self.store.store_move(change.db, move):
+            if _trusted():
+                raise StaleGameError(_("the game in memory was behind the database"))
             raise GameChangedError(_("the game changed while this request was made: load "
                                      "it again and retry"))
         loaded.stored = stored
@@ -234,3 +304,14 @@ def start_clock(loaded: LoadedGame) -> datetime | None:
     table.deadline = now() + timedelta(seconds=table.clock) \
         if table.clock_runs(waiting_for(loaded)) else None
     return table.deadline
+
+
+def _at_hand(function: Callable[..., T], arguments: tuple[Any, ...]) -> T:
+    """``function(*arguments)``, its changes trusting the games in memory."""
+    flag = [True]
+    trusted = _AT_HAND.set(flag)
+    try:
+        return function(*arguments)
+    finally:
+        flag.clear()
+        _AT_HAND.reset(trusted)

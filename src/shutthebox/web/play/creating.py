@@ -99,7 +99,7 @@ def invite(changes: GameChanges, code: str) -> dict[str, Any]:
     :raises InviteNotFoundError: no game has this invite (404).
     """
     code = normal_invite(code)
-    with changes.engine.connect() as db:
+    with changes.store.connect() as db:
         row = db.execute(select(SEATS.c.game_id, SEATS.c.seat, SEATS.c.joined)
                          .where(SEATS.c.invite == code)).first()
     if row is None:

@@ -119,7 +119,7 @@ class Series:
 
     def _next(self, game_id: str) -> tuple[str, int, str] | None:
         """The rematch of the game, its number and the name of who started it, if made."""
-        with self.service.engine.connect() as db:
+        with self.service.changes.store.connect() as db:
             row = db.execute(select(SERIES.c.game_id, SERIES.c.number, SERIES.c.started_by)
                              .where(SERIES.c.previous == game_id)).first()
             return None if row is None else (row.game_id, row.number, row.started_by or "")
@@ -230,7 +230,7 @@ class Series:
 
         :raises GameNotFoundError: no such game (404).
         """
-        with self.service.engine.connect() as db:
+        with self.service.changes.store.connect() as db:
             if event_count(db, game_id) is None:
                 raise GameNotFoundError(_("no game {game_id!r}: check the link").format(
                                           game_id=game_id))

@@ -80,7 +80,7 @@ def play_step(changes: GameChanges, step: ServerStep, action: int | None) -> boo
 def games_waiting_for_server(changes: GameChanges, quiet_for: float) -> list[str]:
     """Games the server should move on that nobody has touched for ``quiet_for`` seconds
     (after a restart, or when the process driving them stopped)."""
-    with changes.engine.connect() as db:
+    with changes.store.connect() as db:
         rows = db.execute(select(GAMES.c.id).where(
             GAMES.c.waiting_for == "server",
             GAMES.c.updated <= now() - timedelta(seconds=quiet_for)).limit(500))
@@ -90,7 +90,7 @@ def games_waiting_for_server(changes: GameChanges, quiet_for: float) -> list[str
 def games_out_of_time(changes: GameChanges) -> list[tuple[str, int]]:
     """(id, event count) of the games whose turn clock has run out (the longest out first,
     a bounded number)."""
-    with changes.engine.connect() as db:
+    with changes.store.connect() as db:
         rows = db.execute(select(GAMES.c.id, GAMES.c.event_count).where(
             GAMES.c.deadline <= now()).order_by(GAMES.c.deadline).limit(100))
         return [(game_id, count) for game_id, count in rows]

@@ -16,7 +16,8 @@ The methods are blocking (database work): the app runs them where its database w
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
@@ -35,6 +36,8 @@ from shutthebox.web.play.server_steps import ServerStep
 from shutthebox.web.play.table import computer_moves
 from shutthebox.web.play.view import game_view
 from shutthebox.web.storage import GAMES
+
+T = TypeVar("T")
 
 __all__ = ["GameService", "NotYourTurnError", "SeatSpec", "ServerStep", "StaleError"]
 
@@ -56,6 +59,16 @@ class GameService:
     def close(self) -> None:
         """Give back the writing connection (after a last checkpoint)."""
         self.changes.close()
+
+    async def aclose(self) -> None:
+        """Give back all the service holds of the database, as the server stops."""
+        await self.changes.aclose()
+
+    async def run(self, game_id: str | None, function: Callable[..., T], /,
+                  *arguments: Any) -> T:
+        """``function(*arguments)``, a request's database work on the game (see
+        :meth:`~shutthebox.web.play.changes.GameChanges.run`)."""
+        return await self.changes.run(game_id, function, *arguments)
 
     # --- creating and joining ----------------------------------------------------------
 
@@ -122,7 +135,7 @@ class GameService:
                 held.setdefault(holder[0], []).append(holder[1])
         if not held:
             return []
-        with self.engine.connect() as db:
+        with self.changes.store.connect() as db:
             rows = db.execute(select(GAMES).where(GAMES.c.id.in_(list(held)))
                               .order_by(GAMES.c.updated.desc())).all()
         return [{"id": r.id, "status": r.status, "players": r.config["players"],

@@ -20,6 +20,7 @@ from shutthebox.web.storage.engine import (
     safe_url,
     upgrade,
 )
+from shutthebox.web.storage.pooled import PooledStore
 from shutthebox.web.storage.postgresql import (
     NOTIFY_CHANNEL,
     Announcer,
@@ -42,7 +43,7 @@ from shutthebox.web.storage.queries import (
 )
 from shutthebox.web.storage.schema import ANSWERS, EVENTS, GAMES, RESULTS, SEATS, SERIES
 from shutthebox.web.storage.sqlite import Checkpointer, SqliteWriter
-from shutthebox.web.storage.store import PooledStore, Store, store_for
+from shutthebox.web.storage.store import Store, store_for
 
 __all__ = [
     "ANSWERS",

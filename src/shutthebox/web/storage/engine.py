@@ -19,7 +19,11 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 
 POOL_SIZE = 10
 """Database connections a server process holds at most (besides, on PostgreSQL, one that
-listens for the other processes' news and one that sends this one's)."""
+listens for the other processes' news and one that sends this one's): on PostgreSQL,
+:data:`REQUEST_POOL` for the requests' work and :data:`BACKGROUND_POOL` for the server's
+background tasks (see :class:`~shutthebox.web.storage.PooledStore`)."""
+BACKGROUND_POOL = 2
+REQUEST_POOL = POOL_SIZE - BACKGROUND_POOL
 POOL_WAIT = 30.0
 """Seconds a request waits for a free connection of the pool before it fails (503)."""
 
@@ -49,15 +53,19 @@ def is_postgresql(engine: Engine) -> bool:
 
 
 def make_engine(url: str | None = None, migrate: bool = True,
-                pool_size: int = POOL_SIZE) -> Engine:
+                pool_size: int | None = None) -> Engine:
     """An engine for the URL (the default SQLite file if None), its schema migrated to the
-    newest version, with at most ``pool_size`` connections open."""
+    newest version, with at most ``pool_size`` connections open (by default
+    :data:`POOL_SIZE`; on PostgreSQL :data:`BACKGROUND_POOL`, the requests' work having
+    a pool of its own, :class:`~shutthebox.web.storage.PooledStore`)."""
     url = url or default_url()
     try:
         parsed = make_url(url)
         if parsed.drivername in ("postgresql", "postgres"):
             parsed = parsed.set(drivername="postgresql+psycopg")
         sqlite = parsed.get_backend_name() == "sqlite"
+        if pool_size is None:
+            pool_size = POOL_SIZE if sqlite else BACKGROUND_POOL
         # One bounded pool a process: at most ``pool_size`` connections, never more
         # ("overflow" none), so that the processes a host runs fit the database's
         # max_connections (the manual's deploying page says how to size it). A request

@@ -6,13 +6,16 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection, Engine
 
 from shutthebox.web.storage.engine import driver_error
+from shutthebox.web.storage.queries import Move, store_move
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +104,9 @@ class SqliteWriter:
     the pool's check-out and reset. Checkpoints are left to a :class:`Checkpointer`.
     """
 
+    interleaves = False
+    """A request's work runs whole on the event loop (:meth:`run`)."""
+
     def __init__(self, engine: Engine, wait: float = 5.0,
                  restart_frames: int = RESTART_FRAMES) -> None:
         self.engine = engine
@@ -159,6 +165,25 @@ class SqliteWriter:
                                        error) from None
             time.sleep(delay)
             delay = min(delay * 2, 0.002)
+
+    def writing(self) -> AbstractContextManager[Connection]:
+        """A write transaction (SQLite's move is its statements in one)."""
+        return self.transaction()
+
+    def store_move(self, connection: Connection, move: Move) -> bool:
+        return store_move(connection, move)
+
+    def connect(self) -> AbstractContextManager[Connection]:
+        """A connection of the engine's pool to read with."""
+        return self.engine.connect()
+
+    async def run(self, function: Callable[..., T], /, *arguments: Any) -> T:
+        """``function(*arguments)`` on the event loop itself: SQLite's work for a request
+        is shorter than a hand-over to a thread and back."""
+        return function(*arguments)
+
+    async def aclose(self) -> None:
+        self.close()
 
     def close(self) -> None:
         """Close the connection (not given back to the pool: its settings are this writer's),

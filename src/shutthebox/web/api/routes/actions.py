@@ -9,7 +9,7 @@ from fastapi import APIRouter, Depends, Header
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
-from shutthebox.web.api.deps import Blocking, BlockingDep, SeatTokens, ServiceDep
+from shutthebox.web.api.deps import SeatTokens, ServiceDep
 from shutthebox.web.bounds import MAX_EVENT, MAX_KEY, MAX_SEAT, MAX_TILES
 from shutthebox.web.play import moves
 from shutthebox.web.play.service import GameService
@@ -46,29 +46,30 @@ async def idempotency_key(idempotency_key: Annotated[str | None, Header(
 IdempotencyKey = Annotated[str | None, Depends(idempotency_key)]
 
 
-async def act(service: GameService, blocking: Blocking, game_id: str, tokens: list[str],
-              kind: str, argument: Any, body: Action, key: str | None) -> Response:
-    answer = await blocking(moves.act, service.changes, game_id, tokens[0] if tokens else None,
-                            kind, argument, body.event, key, body.seat)
+async def act(service: GameService, game_id: str, tokens: list[str], kind: str,
+              argument: Any, body: Action, key: str | None) -> Response:
+    answer = await service.run(game_id, moves.act, service.changes, game_id,
+                               tokens[0] if tokens else None, kind, argument, body.event,
+                               key, body.seat)
     return Response(answer, media_type="application/json")
 
 
 @router.post("/games/{game_id}/roll")
-async def roll(game_id: str, body: Action, service: ServiceDep, blocking: BlockingDep,
+async def roll(game_id: str, body: Action, service: ServiceDep,
                tokens: SeatTokens, key: IdempotencyKey) -> Response:
     """Roll the dice (the server rolls them)."""
-    return await act(service, blocking, game_id, tokens, "roll", None, body, key)
+    return await act(service, game_id, tokens, "roll", None, body, key)
 
 
 @router.post("/games/{game_id}/dice")
-async def dice(game_id: str, body: DiceChoice, service: ServiceDep, blocking: BlockingDep,
+async def dice(game_id: str, body: DiceChoice, service: ServiceDep,
                tokens: SeatTokens, key: IdempotencyKey) -> Response:
     """Choose one or two dice, and roll them."""
-    return await act(service, blocking, game_id, tokens, "dice", body.dice, body, key)
+    return await act(service, game_id, tokens, "dice", body.dice, body, key)
 
 
 @router.post("/games/{game_id}/shut")
-async def shut(game_id: str, body: Shut, service: ServiceDep, blocking: BlockingDep,
+async def shut(game_id: str, body: Shut, service: ServiceDep,
                tokens: SeatTokens, key: IdempotencyKey) -> Response:
     """Shut tiles for the current roll."""
-    return await act(service, blocking, game_id, tokens, "shut", body.tiles, body, key)
+    return await act(service, game_id, tokens, "shut", body.tiles, body, key)

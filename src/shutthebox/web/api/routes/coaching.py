@@ -12,7 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from shutthebox.narration import computer_move_text
 from shutthebox.rules import Rules
-from shutthebox.web.api.deps import BlockingDep, ClientKey, SeatTokens, ServiceDep, WorkDep
+from shutthebox.web.api.deps import ClientKey, SeatTokens, ServiceDep, WorkDep
 from shutthebox.web.bounds import MAX_EVENT
 from shutthebox.web.play.service import GameService
 from shutthebox.web.solving import workers as advice
@@ -37,8 +37,8 @@ async def solver_work(service: GameService, work: SolverWork, client: str, game_
     """
     if tokens is not None:
         tokens = tokens[:1]
-        await run_in_threadpool(service.seat_of, game_id, tokens)
-    log = await run_in_threadpool(service.match_log, game_id)
+        await service.run(game_id, service.seat_of, game_id, tokens)
+    log = await service.run(game_id, service.match_log, game_id)
     work.asked(game_id)
     answer = await work.ask([client, *(tokens or [])], function, game_id, log)
     if isinstance(answer, dict) and (answer.get("message") or answer.get("note")):
@@ -80,13 +80,12 @@ async def coach(game_id: str, service: ServiceDep, work: WorkDep, client: Client
 
 
 @router.get("/games/{game_id}/how-to-play")
-async def how_to_play(game_id: str, service: ServiceDep, blocking: BlockingDep
-                      ) -> dict[str, Any]:
+async def how_to_play(game_id: str, service: ServiceDep) -> dict[str, Any]:
     """The game's rules and format in words, section by section (the page's "How to
     play" screen)."""
     from shutthebox.guide import how_to_play as guide
 
-    state = await blocking(service.state, game_id, MAX_EVENT)
+    state = await service.run(game_id, service.state, game_id, MAX_EVENT)
     sections = guide(Rules.from_dict(state["rules"]), state["format"])
     return {"format": state["format"], "sections": [s.to_dict() for s in sections]}
 
@@ -98,7 +97,7 @@ async def review(game_id: str, service: ServiceDep, work: WorkDep,
     computer made for a person (out of time, or away) says so (``by_computer``)."""
     answer: dict[str, Any] = await solver_work(service, work, client, game_id, None,
                                                advice.review)
-    made = await run_in_threadpool(service.computer_moves, game_id)
+    made = await service.run(game_id, service.computer_moves, game_id)
     if made and isinstance(answer.get("decisions"), list):
         answer = {**answer, "decisions": [
             {**d, "by_computer": computer_move_text(made[d["index"]], d["player"])}

@@ -19,8 +19,6 @@ from shutthebox.rules import PRESETS, Rules, preset
 from shutthebox.strategies import STRENGTHS
 from shutthebox.web.api.deps import (
     Authorization,
-    Blocking,
-    BlockingDep,
     ClientKey,
     SeatTokens,
     ServiceDep,
@@ -71,8 +69,8 @@ def _stake(value: str | float | None) -> int:
     return parse_stake(str(value))
 
 
-async def start(service: GameService, work: SolverWork, blocking: Blocking, body: NewGame,
-                client: str) -> dict[str, Any]:
+async def start(service: GameService, work: SolverWork, body: NewGame, client: str
+                ) -> dict[str, Any]:
     """Store the new game of ``body`` for ``client``; answer its state (with the seats'
     tokens and invites). A hard computer's match table is started if it fits the budget.
 
@@ -95,7 +93,8 @@ async def start(service: GameService, work: SolverWork, blocking: Blocking, body
     if table is not None:       # reserved first: a client's second table is refused uncreated
         work.reserve_table(rules, table, client)
     stake = _stake(body.stake)
-    state = await blocking(service.create, rules, fmt, stake, seats, body.pace, body.clock)
+    state = await service.run(None, service.create, rules, fmt, stake, seats, body.pace,
+                              body.clock)
     if table is not None:
         work.request_table(rules, table, state["id"])
     return state
@@ -123,11 +122,11 @@ def strengths() -> dict[str, str]:
 
 
 @router.post("/games", status_code=201)
-async def new_game(body: NewGame, service: ServiceDep, work: WorkDep, blocking: BlockingDep,
-                   client: ClientKey) -> JSONResponse:
+async def new_game(body: NewGame, service: ServiceDep, work: WorkDep, client: ClientKey
+                   ) -> JSONResponse:
     """Start a game. The answer holds, once, a token for each seat at this device and an
     invite for each open seat. Computer seats play in the background."""
-    return JSONResponse(await start(service, work, blocking, body, client), status_code=201)
+    return JSONResponse(await start(service, work, body, client), status_code=201)
 
 
 async def held_tokens(authorization: Authorization = None,
@@ -138,17 +137,17 @@ async def held_tokens(authorization: Authorization = None,
 
 
 @router.get("/games")
-def games(service: ServiceDep,
-          tokens: Annotated[list[str], Depends(held_tokens)]) -> list[dict[str, Any]]:
+async def games(service: ServiceDep, tokens: Annotated[list[str], Depends(held_tokens)]
+                ) -> list[dict[str, Any]]:
     """The games the presented tokens hold seats in, newest first (never all games), each
     with its status in words (``status_text``)."""
     return [{**game, "status_text": status_text(game["status"])}
-            for game in service.list_games(tokens)]
+            for game in await service.run(None, service.list_games, tokens)]
 
 
 @router.get("/games/{game_id}")
-async def game(game_id: str, service: ServiceDep, blocking: BlockingDep, tokens: SeatTokens,
+async def game(game_id: str, service: ServiceDep, tokens: SeatTokens,
                since: Annotated[int, Query(ge=0, le=MAX_EVENT)] = 0) -> JSONResponse:
     """A game's state, with its events from position ``since``; ``you`` lists the seats
     of the token sent, if any."""
-    return JSONResponse(await blocking(service.state, game_id, since, tokens))
+    return JSONResponse(await service.run(game_id, service.state, game_id, since, tokens))

@@ -9,7 +9,7 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
-from shutthebox.web.api.deps import BlockingDep, SeatTokens, ServiceDep
+from shutthebox.web.api.deps import SeatTokens, ServiceDep
 from shutthebox.web.bounds import MAX_SEAT
 
 router = APIRouter()
@@ -20,44 +20,44 @@ class HandOver(BaseModel):
                       "until its player comes back")
 
 
-async def _act(service: ServiceDep, blocking: BlockingDep, game_id: str, tokens: list[str],
-               action: str, seat: int | None = None) -> JSONResponse:
-    return JSONResponse(await blocking(service.table_action, game_id,
-                                       tokens[0] if tokens else None, action, seat))
+async def _act(service: ServiceDep, game_id: str, tokens: list[str], action: str,
+               seat: int | None = None) -> JSONResponse:
+    return JSONResponse(await service.run(game_id, service.table_action, game_id,
+                                          tokens[0] if tokens else None, action, seat))
 
 
 @router.post("/games/{game_id}/table/pause")
-async def pause(game_id: str, service: ServiceDep, blocking: BlockingDep,
+async def pause(game_id: str, service: ServiceDep,
                 tokens: SeatTokens) -> JSONResponse:
     """The host stops the turn clock (409 if there is none, or it is stopped)."""
-    return await _act(service, blocking, game_id, tokens, "pause")
+    return await _act(service, game_id, tokens, "pause")
 
 
 @router.post("/games/{game_id}/table/resume")
-async def resume(game_id: str, service: ServiceDep, blocking: BlockingDep,
+async def resume(game_id: str, service: ServiceDep,
                  tokens: SeatTokens) -> JSONResponse:
     """The host starts the turn clock again: the decision waited for has a full clock."""
-    return await _act(service, blocking, game_id, tokens, "resume")
+    return await _act(service, game_id, tokens, "resume")
 
 
 @router.post("/games/{game_id}/table/hand")
-async def hand(game_id: str, body: HandOver, service: ServiceDep, blocking: BlockingDep,
+async def hand(game_id: str, body: HandOver, service: ServiceDep,
                tokens: SeatTokens) -> JSONResponse:
     """The host hands a player's seat to the computer, which plays it until the player
     comes back."""
-    return await _act(service, blocking, game_id, tokens, "hand", body.seat)
+    return await _act(service, game_id, tokens, "hand", body.seat)
 
 
 @router.post("/games/{game_id}/table/end")
-async def end(game_id: str, service: ServiceDep, blocking: BlockingDep,
+async def end(game_id: str, service: ServiceDep,
               tokens: SeatTokens) -> JSONResponse:
     """The host ends the game: nothing more is played, and nobody wins it."""
-    return await _act(service, blocking, game_id, tokens, "end")
+    return await _act(service, game_id, tokens, "end")
 
 
 @router.post("/games/{game_id}/table/back")
-async def back(game_id: str, service: ServiceDep, blocking: BlockingDep,
+async def back(game_id: str, service: ServiceDep,
                tokens: SeatTokens) -> JSONResponse:
     """The token's player takes their seat back from the computer (nothing changes if the
     computer does not play it)."""
-    return await _act(service, blocking, game_id, tokens, "back")
+    return await _act(service, game_id, tokens, "back")

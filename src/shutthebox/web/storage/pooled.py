@@ -1,0 +1,221 @@
+"""PostgreSQL's adapter of the storage interface (:class:`~shutthebox.web.storage.Store`):
+a request's work runs on the event loop through SQLAlchemy's asyncio engine, and a move
+of a game known to be up to date is stored in one statement.
+
+A request's work (:meth:`PooledStore.run`), written as ordinary code, runs in
+:meth:`~sqlalchemy.ext.asyncio.AsyncConnection.run_sync` on a connection of the asyncio
+engine's bounded pool: each statement's wait for the database lets the event loop serve
+the other requests, where a statement run on the loop itself would hold them all up for
+its round trip. Work outside a request (the server's background tasks, in threads, and
+scripts) uses the synchronous engine and its own pool.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from sqlalchemy import (
+    DateTime,
+    Insert,
+    Integer,
+    String,
+    Text,
+    bindparam,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.dialects.postgresql import ARRAY
+from sqlalchemy.engine import Connection, Engine
+
+from shutthebox.web.codec import dumps
+from shutthebox.web.storage.queries import Move, now, store_move
+from shutthebox.web.storage.schema import ANSWERS, EVENTS, GAMES
+
+if TYPE_CHECKING:
+    from sqlalchemy.ext.asyncio import AsyncEngine
+
+T = TypeVar("T")
+
+class _Work:
+    """The work :meth:`PooledStore.run` is running: its connection (None once it is
+    over) and whether it is inside :meth:`PooledStore.transaction` or
+    :meth:`PooledStore.writing` (whose end commits what it did). A task started by the
+    work copies the context, this object with it: emptied at the work's end, it tells
+    the task it runs outside the work."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection: Connection | None = connection
+        self.writing = False
+
+
+_WORK: ContextVar[_Work | None] = ContextVar("work", default=None)
+
+
+def _running_work() -> tuple[_Work, Connection] | None:
+    work = _WORK.get()
+    if work is None or work.connection is None:
+        return None
+    return work, work.connection
+
+
+class PooledStore:
+    """A database of many writers at once (PostgreSQL): see the module's description."""
+
+    interleaves = True
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._requests: AsyncEngine | None = None
+
+    @property
+    def requests(self) -> AsyncEngine:
+        """The asyncio engine requests' work runs on (made at first use, on the event
+        loop), its pool bounded as the synchronous engine's is."""
+        if self._requests is None:
+            from sqlalchemy.ext.asyncio import create_async_engine
+
+            from shutthebox.web.storage.engine import POOL_WAIT, REQUEST_POOL
+            self._requests = create_async_engine(
+                self.engine.url, pool_size=REQUEST_POOL, max_overflow=0,
+                pool_timeout=POOL_WAIT)
+        return self._requests
+
+    async def run(self, function: Callable[..., T], /, *arguments: Any) -> T:
+        async with self.requests.connect() as connection:
+            return await connection.run_sync(_running, function, arguments)
+
+    @contextmanager
+    def connect(self) -> Iterator[Connection]:
+        found = _running_work()
+        if found is None:
+            with self.engine.connect() as connection:
+                yield connection
+            return
+        work, running = found
+        try:
+            yield running
+        finally:
+            if not work.writing and running.in_transaction():
+                running.rollback()      # (a reading's transaction ends with it)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        found = _running_work()
+        if found is None:
+            with self.engine.begin() as connection:
+                yield connection
+            return
+        work, running = found
+        if work.writing:                # (within the work's transaction already)
+            yield running
+            return
+        if running.in_transaction():
+            running.rollback()          # (what the work read before: read again inside)
+        work.writing = True
+        try:
+            with running.begin():
+                yield running
+        finally:
+            work.writing = False
+
+    @contextmanager
+    def writing(self) -> Iterator[Connection]:
+        """The work's connection with no transaction begun: a move stored on it alone is
+        one statement, committed as it runs (:meth:`store_move`); what else is done on it
+        is one transaction, committed at the end."""
+        found = _running_work()
+        if found is None or found[0].writing:
+            with self.transaction() as connection:
+                yield connection
+            return
+        work, running = found
+        if running.in_transaction():
+            running.rollback()
+        work.writing = True
+        try:
+            yield running
+            if running.in_transaction():
+                running.commit()
+        except BaseException:
+            if running.in_transaction():
+                running.rollback()
+            raise
+        finally:
+            work.writing = False
+
+    def store_move(self, connection: Connection, move: Move) -> bool:
+        """Store the move: in one statement, committed as it runs, on a connection of
+        :meth:`writing` that has done nothing else (the move's events and its answer,
+        not the end of a game); else in the connection's transaction."""
+        if connection.in_transaction() or not move.events or move.results:
+            return store_move(connection, move)
+        params = {"game_id": move.game_id, "start": move.start,
+                  "count": move.start + len(move.events), "stamp": now(),
+                  "positions": list(range(move.start, move.start + len(move.events))),
+                  "datas": [dumps(event) for event in move.events],
+                  **{f"new_{name}": value for name, value in move.fields.items()}}
+        if move.answer is not None:
+            params.update(zip(("seat", "key", "body"), move.answer, strict=True), status=200)
+        statement = _moving_at_once(frozenset(move.fields), move.answer is not None)
+        connection.execution_options(isolation_level="AUTOCOMMIT")
+        try:
+            stored = connection.execute(statement, params).all()
+            connection.commit()         # (nothing to send: each statement was committed)
+        finally:
+            if connection.in_transaction():
+                connection.rollback()
+            connection.execution_options(isolation_level=connection.default_isolation_level)
+        return len(stored) == len(move.events)
+
+    def close(self) -> None:
+        """Nothing to give back here: the asyncio engine's pool is closed as the server
+        stops (:meth:`aclose`), the synchronous engine's by its owner."""
+
+    async def aclose(self) -> None:
+        if self._requests is not None:
+            await self._requests.dispose()
+
+
+def _running(connection: Connection, function: Callable[..., T], arguments: Any) -> T:
+    """Run ``function(*arguments)`` with ``connection`` as the store's, then end whatever
+    transaction it left open."""
+    work = _Work(connection)
+    running = _WORK.set(work)
+    try:
+        return function(*arguments)
+    finally:
+        work.connection = None
+        _WORK.reset(running)
+        if connection.in_transaction():
+            connection.rollback()
+
+
+@cache
+def _moving_at_once(fields: frozenset[str], answer: bool) -> Insert:
+    """A move as one statement: the game's row moved on from ``start`` events (with
+    ``fields`` set), its events appended and, with ``answer``, the answer to its
+    Idempotency-Key stored, all only if the row moved (its events' positions are
+    answered: none if the game no longer had ``start`` events)."""
+    moved = update(GAMES).where(
+        GAMES.c.id == bindparam("game_id"), GAMES.c.event_count == bindparam("start")
+    ).values(event_count=bindparam("count"), updated=bindparam("stamp"),
+             **{name: bindparam(f"new_{name}") for name in sorted(fields)}
+             ).returning(GAMES.c.id).cte("moved")
+    events = select(moved.c.id, func.unnest(bindparam("positions", type_=ARRAY(Integer))),
+                    func.unnest(bindparam("datas", type_=ARRAY(Text))))
+    statement = insert(EVENTS).from_select(["game_id", "position", "data"], events) \
+        .returning(EVENTS.c.position)
+    if answer:
+        answered = insert(ANSWERS).from_select(
+            ["game_id", "seat", "key", "status", "body", "created"],
+            select(moved.c.id, bindparam("seat", type_=Integer), bindparam("key", type_=String),
+                   bindparam("status", type_=Integer), bindparam("body", type_=Text),
+                   bindparam("stamp", type_=DateTime))).cte("answered")
+        statement = statement.add_cte(answered)
+    return statement
