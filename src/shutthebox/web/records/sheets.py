@@ -18,7 +18,7 @@ from sqlalchemy.engine import Connection
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import _
 from shutthebox.match import ScoreSheet
-from shutthebox.narration import format_text, rules_text
+from shutthebox.narration import format_text, rules_text, title_text
 from shutthebox.table_talk import ledger_text, sheet_lines
 from shutthebox.web.play.seats import ForbiddenError, UnauthorizedError, new_token, token_hash
 from shutthebox.web.storage import now
@@ -108,6 +108,8 @@ def sheet_view(sheet_id: str, sheet: ScoreSheet, row: dict[str, Any] | None = No
     ledger = sheet.ledger
     return {
         "id": sheet_id, "players": names, "format": str(config.format),
+        "title": title_text(config.format, next_round if current else None, config.stake,
+                            config.stake * len(names)),
         "format_text": format_text(config.format, None), "goal": config.format.goal,
         "rules": config.rules.to_dict(), "rules_text": rules_text(config.rules),
         "stake": config.stake, "pot": config.stake * len(names), "games": games,
