@@ -96,13 +96,9 @@ def table_position(rules: Rules, open_tiles: Sequence[int], roll: Sequence[int] 
     if not open_tiles:
         raise TilesError(_("no open tile: a turn with every tile shut has nothing to "
                            "decide"))
-    try:
-        mask = mask_of(list(open_tiles))
-    except ValueError:
-        raise TilesError(_("open tiles {tiles!r}: each a tile of the box once, 1 to "
-                           "{most}").format(tiles=list(open_tiles), most=rules.tiles)) from None
-    if len(set(open_tiles)) != len(open_tiles) or mask & ~rules.full:
-        raise TilesError(_("open tiles {tiles!r}: each a tile of the box once, 1 to "
+    mask = mask_of(open_tiles)
+    if mask & ~rules.full:
+        raise TilesError(_("open tiles {tiles!r}: the box's tiles go from 1 to "
                            "{most}").format(tiles=list(open_tiles), most=rules.tiles))
     before = TurnState.before_roll(rules, mask)
     if roll is None:

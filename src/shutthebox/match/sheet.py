@@ -200,10 +200,11 @@ class ScoreSheet:
         if self.round_count >= MAX_SHEET_ROUNDS:
             raise SheetError(_("the sheet is full ({most} rounds): begin a new sheet").format(
                                most=MAX_SHEET_ROUNDS))
-        if not self.games or self.games[-1].is_over:
-            self.games.append(SheetGame(self.config, len(self.games) + 1))
-        game = self.games[-1]
+        fresh = not self.games or self.games[-1].is_over
+        game = SheetGame(self.config, len(self.games) + 1) if fresh else self.games[-1]
         entered = game.enter(scores)
+        if fresh:               # (only once its first round fits)
+            self.games.append(game)
         if game.is_over:
             self.ledger.record(game)
         return entered
