@@ -23,10 +23,10 @@ from shutthebox.match import (
 )
 from shutthebox.match.sheet import sheet_of
 from shutthebox.players.simple import RandomStrategy
-from shutthebox.rules import Rules
+from shutthebox.rules import FirstPlayer, Rules, Scoring
 
-SUM = Rules(tiles=6, first_player="seat")
-COVERED = Rules(tiles=6, first_player="seat", scoring="covered")
+SUM = Rules(tiles=6, first_player=FirstPlayer.SEAT)
+COVERED = Rules(tiles=6, first_player=FirstPlayer.SEAT, scoring=Scoring.COVERED)
 FORMATS = [("single", SUM), ("rounds:3", SUM), ("rounds:2", SUM.replace(instant_win=True)),
            ("elimination:25", SUM), ("loser-at:30", SUM), ("race:40", COVERED),
            ("single", COVERED)]
@@ -79,7 +79,8 @@ def test_the_sheet_s_invariants_hold_whatever_is_typed(
     for scores in typed:
         game = sheet.games[-1] if sheet.games and not sheet.games[-1].is_over else None
         playing = game.active if game else [True] * 3
-        offered = [s if still and s in allowed else None for s, still in zip(scores, playing)]
+        offered = [s if still and s in allowed else None
+                   for s, still in zip(scores, playing, strict=True)]
         try:
             sheet.enter(offered)
         except SheetError:      # a shut box under a rule that ends the game at once, twice

@@ -78,7 +78,7 @@ def table_situation(rules: Rules, fmt: GameFormat, totals: Sequence[int],
                                 "these rules (they go from {low} to {high})").format(
                                 score=score, low=min(allowed), high=max(allowed)))
     last = fmt.rounds
-    if not 1 <= round_number or (last is not None and round_number > last):
+    if not round_number >= 1 or (last is not None and round_number > last):
         raise FormatError(_("round {round} is not a round of {format}").format(
                             round=round_number, format=fmt))
     return match_situation(fmt, totals, posted, round_number)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from shutthebox.errors import FormatError
-from shutthebox.formats import GameFormat, RoundResult
+from shutthebox.formats import RoundResult
 from shutthebox.language import _
 from shutthebox.match.core import MatchConfig
 from shutthebox.match.money import Ledger, share_pot

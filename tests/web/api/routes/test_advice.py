@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from shutthebox.coach import aim, rank
 from shutthebox.coach.situations import table_position, table_situation
 from shutthebox.match import GameFormat
-from shutthebox.rules import Rules
+from shutthebox.rules import OneDie, Rules
 from shutthebox.tiles import tiles_of
 
 
@@ -48,7 +48,7 @@ def test_the_moves_of_a_box_tapped_in_are_the_coach_s(client: TestClient) -> Non
 def test_before_the_roll_the_dice_choice_or_what_to_roll(client: TestClient) -> None:
     choice = client.post("/api/advice", json={"rules": {"one_die": "low-sum"},
                                               "open": [1, 4]}).json()
-    rules = Rules(one_die="low-sum")
+    rules = Rules(one_die=OneDie.LOW_SUM)
     assert choice["phase"] == "choose-dice"
     assert sorted(o["dice"] for o in choice["options"]) == list(rules.dice_choices(0b1001))
     rolling = client.post("/api/advice", json={"open": [1, 2, 3]}).json()

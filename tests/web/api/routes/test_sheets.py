@@ -52,7 +52,7 @@ def test_an_elimination_for_a_pot_is_kept_round_by_round(client: TestClient) -> 
 
 def test_only_the_sheet_s_token_changes_it(client: TestClient) -> None:
     sheet_id, token, _sheet = begin(client, players=["Ann", "Bo"])
-    other_id, other_token, _other = begin(client, players=["Cy", "Di"])
+    _other_id, other_token, _other = begin(client, players=["Cy", "Di"])
     rounds = f"/api/sheets/{sheet_id}/rounds"
     assert client.post(rounds, json={"scores": [1, 2]}).status_code == 401
     assert client.post(rounds, json={"scores": [1, 2]},
@@ -85,13 +85,14 @@ def test_bad_sheets_and_rounds_are_clear_4xx(client: TestClient) -> None:
         assert says in answer.json()["detail"], (body, answer.json()["detail"])
     sheet_id, token, _sheet = begin(client, players=["Ann", "Bo"], format="rounds:2")
     rounds = f"/api/sheets/{sheet_id}/rounds"
-    for body, status, says in [
+    bad_rounds: list[tuple[dict[str, Any], int, str]] = [
             ({"scores": [1]}, 400, "1 scores for 2 players"),
             ({"scores": [1, 46]}, 400, "Bo's score 46"),
             ({"scores": [1, None]}, 400, "no score for Bo"),
             ({"scores": [1, -1]}, 422, "scores"),
             ({"scores": [1, "a"]}, 422, "scores"),
-            ({"scores": [0] * 13}, 422, "scores")]:
+            ({"scores": [0] * 13}, 422, "scores")]
+    for body, status, says in bad_rounds:
         answer = client.post(rounds, json=body, headers=bearer(token))
         assert answer.status_code == status, (body, answer.text)
         assert says in answer.json()["detail"], (body, answer.json()["detail"])
