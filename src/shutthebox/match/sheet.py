@@ -57,17 +57,15 @@ def possible_scores(rules: Rules) -> frozenset[int]:
 
 @dataclass(frozen=True)
 class SheetRound:
-    """One round as the sheet shows it."""
+    """One round as the sheet shows it: its number, each seat's score (``None``: out, or no
+    turn after a shut box that won at once), each seat's total after it, the seats out at
+    its end, and the seat whose shut box won the game at once, if one did."""
 
     number: int
     scores: tuple[int | None, ...]
-    """Each seat's score (``None``: out, or no turn after a shut box that won at once)."""
     totals: tuple[int, ...]
-    """Each seat's total after the round."""
     out: tuple[int, ...] = ()
-    """The seats out at the end of this round."""
     shut_box: int | None = None
-    """The seat whose shut box won the game at once, if one did."""
 
 
 @dataclass
