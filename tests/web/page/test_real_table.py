@@ -1,6 +1,7 @@
 """The screen of a real table (/table) in Debian's chromium: the advisor ranks the moves of the
 tiles and dice tapped as the API does, and a short score sheet is kept (an elimination with a
-pot), read again after a reload, on a laptop and a phone; axe finds nothing to fix."""
+pot), read again after a reload, on a laptop and a phone; axe finds nothing to fix; opened
+without a connection, the screen says it needs one and shows no controls."""
 
 from __future__ import annotations
 
@@ -8,9 +9,9 @@ import os
 from pathlib import Path
 
 import httpx
-from playwright.sync_api import Page
+from playwright.sync_api import Browser, Page
 
-from tests.web.page.browsing import DESKTOP, PHONE
+from tests.web.page.browsing import DESKTOP, PHONE, open_page
 from tests.web.webserver import Server
 
 READY = "body[data-ready=true]"
@@ -41,7 +42,7 @@ def announced(page: Page) -> str:
 
 
 def test_the_advisor_ranks_the_box_tapped_and_the_sheet_keeps_the_table(
-        page: Page, server: Server, tmp_path: Path) -> None:
+        page: Page, browser: Browser, server: Server, tmp_path: Path) -> None:
     page.goto(f"{server.url}/table")
     page.wait_for_selector(READY)
     assert page.locator("#advisor-tiles button").count() == 9
@@ -98,3 +99,10 @@ def test_the_advisor_ranks_the_box_tapped_and_the_sheet_keeps_the_table(
     assert "Cy +2.00" in (page.locator("#sheet-ledger").text_content() or "")
     page.click("#sheet-close")
     assert page.locator("#sheet-kept a").count() == 1
+
+    offline, _errors = open_page(browser, PHONE)       # (its failed loads are the point)
+    offline.route("**/api/presets", lambda route: route.abort())   # the app opened offline
+    offline.goto(f"{server.url}/table")
+    offline.wait_for_selector("#offline:not([hidden])")
+    assert offline.locator("#advisor").is_hidden() and offline.locator("#sheet").is_hidden()
+    offline.context.close()

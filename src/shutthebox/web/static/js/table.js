@@ -17,8 +17,15 @@ function show(name) {
 $("show-advisor").addEventListener("click", () => show("advisor"));
 $("show-sheet").addEventListener("click", () => show("sheet"));
 
-const [presets, choices] = await Promise.all([request("/api/presets"), request("/api/choices")]);
-advisor.start(presets, choices);
-await sheet.start(presets, choices);
-if (new URLSearchParams(location.search).has("sheet")) show("sheet");
+try {
+  const [presets, choices] = await Promise.all([request("/api/presets"), request("/api/choices")]);
+  advisor.start(presets, choices);
+  await sheet.start(presets, choices);
+  if (new URLSearchParams(location.search).has("sheet")) show("sheet");
+} catch {
+  // Opened without a connection (the installed app): say what needs one, show no controls.
+  for (const part of ["advisor", "sheet"]) $(part).hidden = true;
+  document.querySelector(".switch").hidden = true;
+  $("offline").hidden = false;
+}
 document.body.dataset.ready = "true";
