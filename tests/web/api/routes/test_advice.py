@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from shutthebox.coach import aim, rank
 from shutthebox.coach.situations import table_position, table_situation
 from shutthebox.match import GameFormat
-from shutthebox.rules import OneDie, Rules
+from shutthebox.rules import OneDie, Rules, preset
 from shutthebox.tiles import tiles_of
 
 
@@ -43,6 +43,17 @@ def test_the_moves_of_a_box_tapped_in_are_the_coach_s(client: TestClient) -> Non
     assert [o["value"] for o in in_a_match["options"]] == [
         pytest.approx(v) for _t, v in ranked(Rules(), list(range(1, 10)), [4, 4], "single",
                                              (0, 0, 0), (6,))]
+
+
+def test_a_match_beyond_the_server_s_tables_is_ranked_by_expected_score_saying_so(
+        client: TestClient) -> None:
+    answer = client.post("/api/advice", json={
+        "preset": "box-12", "open": list(range(1, 13)), "roll": [6, 6],
+        "format": "loser-at:10000", "totals": [40, 30]}).json()
+    assert answer["measure"] == "expected score" and not answer["chance"]
+    assert "Ranked by expected score for now" in answer["note"]
+    assert [o["value"] for o in answer["options"]] == [
+        pytest.approx(v) for _t, v in ranked(preset("box-12"), list(range(1, 13)), [6, 6])]
 
 
 def test_before_the_roll_the_dice_choice_or_what_to_roll(client: TestClient) -> None:
