@@ -17,17 +17,13 @@ function tileCount() {
   return found ? found.rules.tiles : 9;
 }
 
-function say(template, values) {
-  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
-}
-
 function drawTiles() {
   fill($("advisor-tiles"), Array.from({ length: tileCount() }, (_, i) => {
     const tile = i + 1;
     const open = chosen.open.has(tile);
     return el("button", {
       type: "button", className: "tile", "aria-pressed": String(open),
-      "aria-label": say(open ? sentences.tile_open : sentences.tile_shut, { tile }),
+      "aria-label": t(open ? sentences.tile_open : sentences.tile_shut, { tile }),   // (sent translated)
       on: { click: () => { if (open) chosen.open.delete(tile); else chosen.open.add(tile); drawTiles(); $(`advisor-tiles`).querySelectorAll("button")[i].focus(); } },
     }, String(tile));
   }));
