@@ -8,6 +8,7 @@ winner and payout is worked out again from it by the format's own rules
 works them out on the screen's box. A round typed after a game ended begins the next game,
 with the same players and stake.
 
+>>> from shutthebox.formats import GameFormat
 >>> from shutthebox.rules import Rules
 >>> sheet = ScoreSheet(MatchConfig(Rules(), GameFormat.parse("elimination:20"),
 ...                                ("Ann", "Bo", "Cy"), stake=100))
