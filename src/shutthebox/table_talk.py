@@ -1,5 +1,6 @@
 """What is said at the table besides the game itself: the reactions players send each other,
-the running tally of a series of games played again, and the news that the next game of the
+the running tally of a series of games played again, what a round of a real table's score
+sheet decided, and the news that the next game of the
 series is on. Whole sentences, each through :func:`~shutthebox.language._`, as the server
 sends them to every board.
 
@@ -15,8 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from shutthebox.language import _
-from shutthebox.match import format_money
+from shutthebox.language import N_, _
+from shutthebox.match import SheetGame, SheetRound, format_money
+from shutthebox.names import about, name_of
+from shutthebox.phrases import join_words
 
 
 def _reactions() -> dict[str, tuple[str, str]]:
@@ -83,3 +86,43 @@ def next_game_text(number: int) -> str:
 def _count(won: float) -> str:
     """Wins as a count: whole, or with a half for a shared win (2.5)."""
     return str(int(won)) if won == int(won) else f"{round(won, 2):g}"
+
+
+def sheet_lines(game: SheetGame, entered: SheetRound) -> list[str]:
+    """What a round of a real table's score sheet decided, in the words a game on the screen
+    says them: a shut box that won at once, the players out, and once it ends the game, the
+    loser, the winners and what each took of the pot.
+
+    >>> from shutthebox.match import GameFormat, MatchConfig, ScoreSheet
+    >>> from shutthebox.rules import Rules
+    >>> sheet = ScoreSheet(MatchConfig(Rules(), GameFormat.parse("single"), ("Ann", "Bo")))
+    >>> entered = sheet.enter([7, 0])
+    >>> sheet_lines(sheet.games[-1], entered)
+    ['Bo shuts the box!', 'Bo wins!']
+    """
+    names = game.players
+    lines = []
+    if entered.shut_box is not None:
+        lines.append(about(names[entered.shut_box], N_("You shut the box!"),
+                           N_("{name} shuts the box!")))
+    for seat in entered.out:
+        lines.append(about(names[seat], N_("You are out with {total}"),
+                           N_("{name} is out with {total}"), total=entered.totals[seat]))
+    if not game.is_over or entered is not game.rounds[-1]:
+        return lines
+    if len(game.losers) > 1:
+        lines.append(_("{names} lose the game").format(
+            names=join_words([name_of(names[s]) for s in game.losers])))
+    elif game.losers:
+        lines.append(about(names[game.losers[0]], N_("You lose the game"),
+                           N_("{name} loses the game")))
+    winners = [names[s] for s in game.winners]
+    if len(winners) > 1:
+        lines.append(_("Tie: {names} share the win").format(
+            names=join_words([name_of(n) for n in winners])))
+    elif len(names) > 1:
+        lines.append(about(winners[0], N_("You win!"), N_("{name} wins!")))
+    lines.extend(about(names[seat], N_("You take {amount}"), N_("{name} takes {amount}"),
+                       amount=format_money(amount))
+                 for seat, amount in sorted(game.payouts.items()) if amount)
+    return lines

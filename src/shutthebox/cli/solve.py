@@ -366,6 +366,8 @@ def _match_situation(rules: Rules, text: str, totals_text: str | None,
 
     :raises FormatError: the format cannot be read, does not fit, or a flag does not fit it.
     """
+    from shutthebox.coach.situations import match_situation
+
     fmt = GameFormat.parse(text)
     _check_match_flags(rules, fmt, totals_text, posted_text, round_number, role)
     round_number = round_number or 1
@@ -385,17 +387,11 @@ def _match_situation(rules: Rules, text: str, totals_text: str | None,
         if role not in (Role.KNOCK, Role.STAND):
             raise FormatError(_("a battle hint needs --role knock or --role stand, not "
                                 "{role!r}").format(role=role))
-        situation = Situation(format=fmt, role=Role(role))
-    else:
-        if fmt.kind is FormatKind.ROUNDS and round_number > (fmt.limit or 0):
-            raise FormatError(_("--round {round} is past the last round of {format}").format(
-                round=round_number, format=fmt))
-        after_posting = tuple(t + p for t, p in zip(others, posted, strict=False))
-        situation = Situation(
-            posted=posted, still_to_play=len(others) - len(posted),
-            totals=(totals[0], *after_posting, *others[len(posted):]), round=round_number,
-            decisive=fmt.kind is FormatKind.SINGLE, format=fmt,
-            others_played=tuple(i < len(posted) for i in range(len(others))))
+    elif fmt.kind is FormatKind.ROUNDS and round_number > (fmt.limit or 0):
+        raise FormatError(_("--round {round} is past the last round of {format}").format(
+            round=round_number, format=fmt))
+    situation = match_situation(fmt, totals, posted, round_number,
+                                Role(role) if role is not None else None)
     if fmt.multi_round or fmt.kind is FormatKind.BATTLE:
         _solve_match_table(rules, fmt)   # the first time: a progress bar, then the disk
     return situation

@@ -7,7 +7,8 @@ over. Chance nodes are resolved with a seedable generator (:meth:`Match.roll`) o
 roll (:meth:`Match.apply_roll`); decisions with :meth:`Match.decide`.
 
 The package holds one concept a module: the match itself (:mod:`shutthebox.match.core`),
-money and the ledger (:mod:`shutthebox.match.money`), the event log and its vocabulary
+money and the ledger (:mod:`shutthebox.match.money`), the score sheet of a real table
+(:mod:`shutthebox.match.sheet`), the event log and its vocabulary
 (:mod:`shutthebox.match.log`), and replay (:mod:`shutthebox.match.replay`). Every name is
 read from here.
 
@@ -49,12 +50,21 @@ from shutthebox.match.log import (
 )
 from shutthebox.match.money import MAX_STAKE, Ledger, format_money, parse_stake
 from shutthebox.match.replay import advance, replay, replay_decisions
+from shutthebox.match.sheet import (
+    MAX_SHEET_ROUNDS,
+    ScoreSheet,
+    SheetError,
+    SheetGame,
+    SheetRound,
+    possible_scores,
+)
 
 __all__ = [
     "INPUT_EVENTS",
     "LOG_VERSION",
     "MAX_LOG_BYTES",
     "MAX_PLAYERS",
+    "MAX_SHEET_ROUNDS",
     "MAX_STAKE",
     "TABLE_EVENTS",
     "Decision",
@@ -68,6 +78,10 @@ __all__ = [
     "MatchConfig",
     "Pending",
     "PendingKind",
+    "ScoreSheet",
+    "SheetError",
+    "SheetGame",
+    "SheetRound",
     "TableEvent",
     "TableKind",
     "advance",
@@ -75,6 +89,7 @@ __all__ = [
     "load_log",
     "parse_stake",
     "play_out",
+    "possible_scores",
     "read_log_text",
     "replay",
     "replay_decisions",

@@ -42,7 +42,7 @@ from shutthebox.match.log import (
     TurnEvent,
     WinnerEvent,
 )
-from shutthebox.match.money import MAX_STAKE
+from shutthebox.match.money import MAX_STAKE, share_pot
 from shutthebox.players.base import Role, Situation, Strategy
 from shutthebox.rules import FirstPlayer, Rules
 from shutthebox.tiles import Tiles, tiles_of
@@ -432,11 +432,8 @@ class Match:
             self._log(LoserEvent(type=EventKind.LOSER, seats=list(losers)))
         self._log(WinnerEvent(type=EventKind.WINNER, seats=list(winners)))
         if self.config.stake:
-            share, extra = divmod(self.pot, len(winners))
-            for seat in range(len(self.players)):
-                won = (share + (1 if winners.index(seat) < extra else 0)
-                       if seat in winners else 0)
-                self.payouts[seat] = won
+            self.payouts = share_pot(self.pot, winners, len(self.players))
+            for seat, won in self.payouts.items():
                 if won:
                     self._log(PayoutEvent(type=EventKind.PAYOUT, seat=seat, amount=won))
 

@@ -51,6 +51,20 @@ def format_money(cents: int) -> str:
     return f"{sign}{abs(cents) // 100}.{abs(cents) % 100:02d}"
 
 
+def share_pot(pot: int, winners: tuple[int, ...], players: int) -> dict[int, int]:
+    """What each seat takes of the pot: the winners share it, the cents that do not divide
+    going one each to the first winners.
+
+    >>> share_pot(100, (0, 2), 3)
+    {0: 50, 1: 0, 2: 50}
+    >>> share_pot(100, (2, 0, 1), 3)
+    {0: 33, 1: 33, 2: 34}
+    """
+    share, extra = divmod(pot, len(winners))
+    return {seat: (share + (1 if winners.index(seat) < extra else 0)) if seat in winners else 0
+            for seat in range(players)}
+
+
 class SettledGame(Protocol):
     """What the ledger reads of a game (a :class:`~shutthebox.match.Match`)."""
 

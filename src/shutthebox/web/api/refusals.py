@@ -28,6 +28,7 @@ from shutthebox.web.play.series import RematchError
 from shutthebox.web.play.service import NotYourTurnError
 from shutthebox.web.play.table import NotTheHostError, TableStateError
 from shutthebox.web.play.table_actions import TooManyTableActionsError
+from shutthebox.web.records.sheets import SheetChangedError, SheetNotFoundError
 from shutthebox.web.social.reactions import TooManyReactionsError
 from shutthebox.web.solving.work import ServerBusyError, TooMuchWorkError
 
@@ -52,7 +53,7 @@ REFUSED: dict[int | str, dict[str, Any]] = {
         (401, "no seat token, or an unknown one"),
         (403, "another seat's token, a host's action by another seat, or a live feed asked "
               "for by a page of another site"),
-        (404, "no such game or invite"),
+        (404, "no such game, invite or score sheet"),
         (408, "the request's headers or body did not arrive in time"),
         (409, "out of turn, against an old event number, a seat already taken, a game "
               "played again before it is over, or a table action that does not fit the "
@@ -73,6 +74,8 @@ description documents it on each route."""
 REFUSALS: dict[type[Exception], tuple[int, str | None, dict[str, str] | None]] = {
     GameNotFoundError: (404, None, None),
     InviteNotFoundError: (404, None, None),
+    SheetNotFoundError: (404, None, None),
+    SheetChangedError: (409, None, None),
     NotYourTurnError: (409, None, None),
     SeatTakenError: (409, None, None),
     UnauthorizedError: (401, None, {"WWW-Authenticate": "Bearer"}),

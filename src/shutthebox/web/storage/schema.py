@@ -1,5 +1,6 @@
 """The tables: games, their event logs, seats, the answers to repeated requests, the
-results of finished games and the series of games played again. Alembic's migrations
+results of finished games, the series of games played again and the score sheets of real
+tables. Alembic's migrations
 (``shutthebox/web/migrations``) build and change them in a database; these declarations
 are what the code reads and writes."""
 
@@ -107,11 +108,29 @@ class SeriesRow(Base):
     """The name of the player who played the previous game again."""
 
 
+class ScoreSheetRow(Base):
+    """A real table's score sheet (:class:`~shutthebox.match.ScoreSheet`): what was typed in
+    (its configuration and each round's scores), held by whoever has its secret token (the
+    database keeps the token's SHA-256, as for seats)."""
+
+    __tablename__ = "score_sheets"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    sheet: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rounds: Mapped[int] = mapped_column(Integer, default=0)
+    """The rounds entered: a change names the count it was made on, so that two phones
+    typing at once cannot overwrite each other's rounds."""
+    created: Mapped[datetime] = mapped_column(DateTime)
+    updated: Mapped[datetime] = mapped_column(DateTime)
+
+
 GAMES = cast(Table, GameRow.__table__)
 EVENTS = cast(Table, EventRow.__table__)
 SEATS = cast(Table, SeatRow.__table__)
 ANSWERS = cast(Table, AnswerRow.__table__)
 RESULTS = cast(Table, PlayerResultRow.__table__)
 SERIES = cast(Table, SeriesRow.__table__)
+SCORE_SHEETS = cast(Table, ScoreSheetRow.__table__)
 """The tables themselves: the hot path of a move uses plain Core statements on them, which
 costs a fraction of the ORM's bookkeeping."""

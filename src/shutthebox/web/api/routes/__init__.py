@@ -5,6 +5,7 @@ from fastapi import APIRouter
 
 from shutthebox.web.api.routes import (
     actions,
+    advice,
     coaching,
     daily,
     games,
@@ -14,13 +15,14 @@ from shutthebox.web.api.routes import (
     players,
     reactions,
     series,
+    sheets,
     table,
     words,
 )
 
 api_router = APIRouter(prefix="/api")
 for area in (games, actions, live, invites, coaching, players, daily, reactions, series,
-             words, table):
+             words, table, advice, sheets):
     api_router.include_router(area.router)
 
 __all__ = ["api_router", "pages"]

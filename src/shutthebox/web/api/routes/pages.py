@@ -31,6 +31,12 @@ for route in PAGE_ROUTES:
     router.add_api_route(route, page, methods=["GET"])
 
 
+@router.get("/table")
+def table_page() -> FileResponse:
+    """The screen of a real table: the advisor and the score sheet (a page of its own)."""
+    return FileResponse(STATIC / "table.html")
+
+
 @functools.cache
 def service_worker() -> bytes:
     """The service worker's script: ``static/sw.js`` after the page's shell (every static
