@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 
 from shutthebox.match import MAX_PLAYERS, GameFormat, MatchConfig, ScoreSheet, parse_stake
 from shutthebox.names import clean_name
-from shutthebox.web.api.deps import BlockingDep, SeatTokens, ServiceDep
+from shutthebox.web.api.deps import SeatTokens, ServiceDep
 from shutthebox.web.api.routes.advice import MAX_NUMBER, table_rules
 from shutthebox.web.records import sheets
 
@@ -52,39 +52,39 @@ def _new(body: NewSheet) -> ScoreSheet:
 
 
 @router.post("/sheets", status_code=201)
-async def begin(body: NewSheet, service: ServiceDep, blocking: BlockingDep) -> dict[str, Any]:
+async def begin(body: NewSheet, service: ServiceDep) -> dict[str, Any]:
     """Begin a score sheet; the answer holds its ``token`` (shown once: keep it to change
     the sheet) and the sheet as :func:`read` answers it."""
     sheet = _new(body)
 
     def stored() -> dict[str, Any]:
-        with service.engine.begin() as db:
+        with service.changes.transaction() as db:
             sheet_id, token = sheets.create_sheet(db, sheet)
         return {"token": token, "sheet": sheets.sheet_view(sheet_id, sheet)}
 
-    return await blocking(stored)
+    return await service.run(None, stored)
 
 
 @router.get("/sheets/{sheet_id}")
-async def read(sheet_id: SheetId, service: ServiceDep, blocking: BlockingDep) -> dict[str, Any]:
+async def read(sheet_id: SheetId, service: ServiceDep) -> dict[str, Any]:
     """The sheet: its players, format and rules in words, each game's rounds with the totals
     and what each round decided, the pot and the ledger, and the next round's players."""
     def loaded() -> dict[str, Any]:
-        with service.engine.connect() as db:
+        with service.changes.store.connect() as db:
             sheet, row = sheets.load_sheet(db, sheet_id)
         return sheets.sheet_view(sheet_id, sheet, row)
 
-    return await blocking(loaded)
+    return await service.run(None, loaded)
 
 
 @router.post("/sheets/{sheet_id}/rounds")
-async def enter(sheet_id: SheetId, body: Round, service: ServiceDep, blocking: BlockingDep,
+async def enter(sheet_id: SheetId, body: Round, service: ServiceDep,
                 tokens: SeatTokens) -> dict[str, Any]:
     """Enter a round's scores (needs the sheet's token). The format decides the rest: the
     players out, the end of the game, its winners and losers and the pot; a round entered
     after a game ended begins the next game."""
     def entered() -> dict[str, Any]:
-        with service.engine.begin() as db:
+        with service.changes.transaction() as db:
             sheet, row = sheets.load_sheet(db, sheet_id)
             sheets.check_owner(row, tokens)
             was = row["rounds"] if body.rounds is None else body.rounds
@@ -92,19 +92,19 @@ async def enter(sheet_id: SheetId, body: Round, service: ServiceDep, blocking: B
             sheets.save_sheet(db, sheet_id, sheet, was)
         return sheets.sheet_view(sheet_id, sheet)
 
-    return await blocking(entered)
+    return await service.run(None, entered)
 
 
 @router.delete("/sheets/{sheet_id}/rounds/last")
-async def take_back(sheet_id: SheetId, service: ServiceDep, blocking: BlockingDep,
+async def take_back(sheet_id: SheetId, service: ServiceDep,
                     tokens: SeatTokens) -> dict[str, Any]:
     """Take the last round back, to correct a typing mistake (needs the sheet's token)."""
     def taken() -> dict[str, Any]:
-        with service.engine.begin() as db:
+        with service.changes.transaction() as db:
             sheet, row = sheets.load_sheet(db, sheet_id)
             sheets.check_owner(row, tokens)
             before = sheet.without_last_round()
             sheets.save_sheet(db, sheet_id, before, row["rounds"])
         return sheets.sheet_view(sheet_id, before)
 
-    return await blocking(taken)
+    return await service.run(None, taken)
