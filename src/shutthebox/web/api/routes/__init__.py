@@ -21,7 +21,8 @@ from shutthebox.web.api.routes import (
 )
 
 api_router = APIRouter(prefix="/api")
-for area in (games, actions, live, invites, coaching, players, daily, reactions, series,
+# (the players' moves first: the routes a request is matched against in turn)
+for area in (actions, games, live, invites, coaching, players, daily, reactions, series,
              words, table, advice, sheets):
     api_router.include_router(area.router)
 
