@@ -9,7 +9,9 @@
   and the whole ``shutthebox hint`` command in a single round, for 12 tiles with digit scoring
   and for every preset, first to play (every later player's table needed: the slowest seat)
   of 2 and of 4 players; with the round's tables on disk (as after a machine's first game:
-  the goal) and the first time on a machine (the tables made and saved).
+  the goal) and the first time on a machine: no round tables in the data folder (they are
+  made and saved), numba's compiled kernels already in its cache (as after installation:
+  the benchmark's own solves above have compiled them), Python's bytecode cached.
 
 Everything runs in a data folder of the benchmark's own (``SHUTTHEBOX_HOME``), the solves
 with no round tables on disk.

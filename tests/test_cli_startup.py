@@ -41,3 +41,15 @@ def test_each_command_summary_is_its_own_first_sentence(name: str) -> None:
     own = " ".join((command.help or "").split())
     summary = COMMANDS[name][1]
     assert own.startswith(summary.removesuffix(".")), (name, own)
+
+
+def test_a_command_that_shows_no_help_loads_no_help_renderer() -> None:
+    """Typer's help renderer (Rich's Markdown, Pygments: a seventh of a second) loads only
+    when help is shown; ``--help`` still gets it, in the reader's language."""
+    probe = ("import sys\nfrom shutthebox.cli import main\ntry:\n    main({args})\n"
+             "except SystemExit:\n    pass\nprint('typer.rich_utils' in sys.modules)")
+    for args, loaded in (('["rules", "classic"]', "False"), ('["--help"]', "True"),
+                         ('["hint", "--help"]', "True")):
+        result = subprocess.run([sys.executable, "-c", probe.format(args=args)],
+                                capture_output=True, text=True, timeout=60, check=True)
+        assert result.stdout.splitlines()[-1] == loaded, args

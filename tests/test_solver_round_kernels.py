@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from shutthebox.rules import MoveRule, OneDie, Rules, Scoring
 from shutthebox.solver import rounds
+from shutthebox.solver.match_kernels import successors
 from shutthebox.solver.objectives import score_array
-from shutthebox.solver.round_kernels import sweep
+from shutthebox.solver.round_kernels import successors_by_mask, sweep
 from shutthebox.solver.rounds import RoundSolution, ended_under_play, solve_round
 
 
@@ -98,3 +99,19 @@ def test_a_good_score_posted_needs_only_the_ranks_as_good(compiled: bool,
                                                                                abs=1e-15)
     assert lazy.objective(0).final_values(rules) == pytest.approx(
         full.objective(0).final_values(rules), abs=1e-15)
+
+
+@settings(max_examples=30, deadline=None)
+@given(rules=small_rules())
+def test_the_table_by_mask_holds_each_masks_moves_of_each_roll_group(rules: Rules) -> None:
+    """The sweep's table, laid out mask by mask, lists the same successors in the same
+    (stable) order as the match kernels' table, laid out roll group by roll group."""
+    by_group, by_mask = successors(rules), successors_by_mask(rules)
+    groups, size = len(by_group.probability), by_group.size
+    for mask in range(size):
+        for g in range(groups):
+            kept = by_group.succ[by_group.start[g * size + mask]:
+                                 by_group.start[g * size + mask + 1]]
+            laid = by_mask.succ[by_mask.start[mask * groups + g]:
+                                by_mask.start[mask * groups + g + 1]]
+            assert laid.tolist() == kept.tolist()

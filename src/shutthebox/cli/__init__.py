@@ -90,7 +90,9 @@ TYPER_WORDS = {
     "REQUIRED_LONG_STRING": N_("[required]"),
 }
 """The words Typer's help screens write themselves, by the name of the public setting of
-``typer.rich_utils`` that holds each: set in the reader's language before help is shown."""
+``typer.rich_utils`` that holds each: set in the reader's language as help is shown (that
+module loads Rich's Markdown and Pygments, a seventh of a second that a command that shows
+no help need not pay)."""
 
 
 def speak_help(command: Any) -> Any:
@@ -114,6 +116,10 @@ def speak_help(command: Any) -> Any:
 class SpokenHelp:
     """A command (or group) whose ``--help`` option speaks the reader's language and shows
     no type: mixed into Typer's own classes."""
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        typer_speaks()
+        super().format_help(ctx, formatter)  # type: ignore[misc]
 
     def format_usage(self, ctx: Any, formatter: Any) -> None:
         pieces = self.collect_usage_pieces(ctx)  # type: ignore[attr-defined]
@@ -319,7 +325,6 @@ def main(argv: list[str] | None = None) -> None:
     plain_where_needed(sys.stdout)
     plain_where_needed(sys.stderr)
     speak(from_environment(os.environ))   # the terminal speaks the language of LANG
-    typer_speaks()
     command = typer.main.get_command(app)
     try:
         status = command.main(args=args, prog_name="shutthebox", standalone_mode=False)

@@ -345,8 +345,10 @@ def _check_match_flags(rules: Rules, fmt: GameFormat, totals_text: str | None,
     if round_number is not None and fmt.kind is not FormatKind.ROUNDS:
         raise FormatError(_("--round {round} is for --format rounds:R, not {format}: leave "
                             "it out").format(round=round_number, format=fmt))
-    scores = sorted({rules.score(mask) for mask in range(rules.full + 1)})
-    for score in _numbers("--posted", posted_text):
+    posted = _numbers("--posted", posted_text)
+    # Every final score, only when scores are posted: a Python loop over every mask.
+    scores = sorted({rules.score(mask) for mask in range(rules.full + 1)}) if posted else []
+    for score in posted:
         if score not in scores:
             raise FormatError(_("--posted {posted!r}: no turn ends with a score of {score} "
                                 "under these rules (they go from {low} to {high})").format(
