@@ -354,22 +354,13 @@ def request(url: str, body: dict[str, Any] | None = None,
                            f"{error.read()[:500]!r}") from None
 
 
-def action(state: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The path and body of the pending seat's first legal action."""
-    pending = state["pending"]
-    base = f"/api/games/{state['id']}"
-    event = state["event_count"]
-    if pending["kind"] == "roll":
-        return f"{base}/roll", {"event": event}
-    if pending["kind"] == "choose-dice":
-        return f"{base}/dice", {"dice": 2, "event": event}
-    return f"{base}/shut", {"tiles": pending["legal"][0], "event": event}
-
-
 def play(url: str) -> None:
     """Ann (over the API) against the optimal computer, one game, watched live."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
+
+    from tests.web.legal import first_legal
 
     state = request(f"{url}/api/games", {"players": [
         {"name": "Ann"}, {"name": "Bot", "computer": "hard"}]})
@@ -395,7 +386,7 @@ def play(url: str) -> None:
             raise FloorsFailed(f"the game was not over after 240 s ({actions} actions)")
         seat = str(state["pending"]["seat"])
         if seat in tokens:
-            path, body = action(state)
+            path, body = first_legal(state)
             state = request(f"{url}{path}", body, token=tokens[seat])
             actions += 1
         else:   # the computer's turn: the server plays it

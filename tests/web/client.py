@@ -13,7 +13,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from shutthebox.match import Match, replay
-from tests.web.webserver import first_legal
+from tests.web.legal import first_legal
 
 HOSTS = ("testserver",)
 

@@ -18,7 +18,8 @@ from websockets.sync.client import connect
 
 from shutthebox.web import create_app
 from shutthebox.web.api.checks import RateLimits
-from tests.web.webserver import POSTGRES, Proxy, Server, first_legal, play, postgres_problem
+from tests.web.legal import first_legal
+from tests.web.webserver import POSTGRES, Proxy, Server, play, postgres_problem
 
 
 def live_url(server: Server, game_id: str, since: int) -> str:

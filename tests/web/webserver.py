@@ -21,6 +21,8 @@ from typing import Any
 
 import httpx
 
+from tests.web.legal import first_legal
+
 POSTGRES = os.environ.get("SHUTTHEBOX_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
 
@@ -158,18 +160,6 @@ def two_servers_on_postgresql(folder: Path) -> Iterator[tuple[Server, Server]]:
         finally:
             for server in servers:
                 server.kill()
-
-
-def first_legal(state: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    """The path and body of the first legal action for the pending seat."""
-    pending = state["pending"]
-    base = f"/api/games/{state['id']}"
-    event = state["event_count"]
-    if pending["kind"] == "roll":
-        return f"{base}/roll", {"event": event}
-    if pending["kind"] == "choose-dice":
-        return f"{base}/dice", {"dice": 2, "event": event}
-    return f"{base}/shut", {"tiles": pending["legal"][0], "event": event}
 
 
 def until_human(server: Server, state: dict[str, Any], timeout: float = 30) -> dict[str, Any]:

@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.web.client import bearer, new_game, play_out
-from tests.web.webserver import first_legal
+from tests.web.legal import first_legal
 
 
 def test_a_watcher_sees_each_event_as_it_is_stored_and_resumes_where_it_left(

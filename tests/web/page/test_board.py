@@ -12,6 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page
 
+from tests.web.legal import first_legal
 from tests.web.page.browsing import (
     CHROMIUM,
     PHONE,
@@ -26,7 +27,7 @@ from tests.web.page.browsing import (
     tokens_of,
     wait_for_more_events,
 )
-from tests.web.webserver import Server, first_legal
+from tests.web.webserver import Server
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")]

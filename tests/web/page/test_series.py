@@ -12,6 +12,7 @@ from typing import Any
 
 from playwright.sync_api import Browser
 
+from tests.web.legal import first_legal
 from tests.web.page.browsing import (
     PHONE,
     join_by_invite,
@@ -21,7 +22,7 @@ from tests.web.page.browsing import (
     shot,
     tokens_of,
 )
-from tests.web.webserver import Server, first_legal
+from tests.web.webserver import Server
 
 BUBBLE_SEEN = """() => {
   window.reactionsSeen = [];

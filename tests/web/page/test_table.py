@@ -15,8 +15,9 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 
+from tests.web.legal import first_legal
 from tests.web.page.browsing import NEXT_ACTION, join_by_invite, open_page, shot, tokens_of
-from tests.web.webserver import Server, first_legal
+from tests.web.webserver import Server
 
 CLOCK = 3
 """Seconds a decision: short, so that the test waits little for three timeouts."""

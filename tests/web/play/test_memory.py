@@ -11,7 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tests.web.client import bearer, new_game
-from tests.web.webserver import first_legal
+from tests.web.legal import first_legal
 
 
 def test_a_long_running_server_keeps_a_bounded_number_of_games_and_tokens_at_hand(

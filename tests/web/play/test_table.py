@@ -29,7 +29,8 @@ from shutthebox.web.play.table import MISSED_TURNS
 from shutthebox.web.play.table_actions import HOST_ACTIONS_A_TURN
 from shutthebox.web.solving.workers import SolverPool
 from shutthebox.web.storage import make_engine
-from tests.web.webserver import first_legal, two_servers_on_postgresql
+from tests.web.legal import first_legal
+from tests.web.webserver import two_servers_on_postgresql
 
 HOSTS = ("testserver",)
 State = dict[str, Any]

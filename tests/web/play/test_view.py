@@ -20,7 +20,7 @@ from shutthebox.web.play.seats import SeatKind
 from shutthebox.web.play.service import GameService, SeatSpec
 from shutthebox.web.storage import make_engine
 from tests.web.client import bearer, new_game, play_out, stored_match, wait_for_human
-from tests.web.webserver import first_legal
+from tests.web.legal import first_legal
 
 
 @pytest.fixture

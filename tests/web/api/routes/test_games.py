@@ -14,7 +14,7 @@ from shutthebox.match import GameFormat
 from shutthebox.narration import format_text
 from shutthebox.rules import Rules
 from tests.web.client import bearer, new_game, play_out
-from tests.web.webserver import first_legal
+from tests.web.legal import first_legal
 
 
 def test_the_game_list_shows_only_the_games_of_the_tokens_presented(client: TestClient) -> None:
