@@ -71,7 +71,8 @@ class GameChangedError(ShutTheBoxError):
 
 class StaleGameError(GameChangedError):
     """The game in memory was behind the database (another server process changed it):
-    :meth:`GameChanges.run` makes the change again on the game read afresh."""
+    :meth:`GameChanges.run` makes the change again on the game read afresh, so that no
+    one reads this error (its message is not translated)."""
 
 
 _AT_HAND: ContextVar[list[bool] | None] = ContextVar("at_hand", default=None)
@@ -190,8 +191,7 @@ class GameChanges:
                 if at_hand is not None and not isinstance(error, StaleGameError) \
                         and change is not None and self._behind(game_id, change.before):
                     self.memory.forget(game_id)     # refused on a game behind the stored
-                    raise StaleGameError(_("the game in memory was behind the database")) \
-                        from error
+                    raise StaleGameError("the game in memory was behind") from error
                 raise                               # (a refusal leaves the game as it was)
             except BaseException:
                 self.memory.forget(game_id)         # perhaps ahead of the database
@@ -290,7 +290,7 @@ class GameChanges:
                     change.answer, results)
         if not self.store.store_move(change.db, move):
             if _trusted():
-                raise StaleGameError(_("the game in memory was behind the database"))
+                raise StaleGameError("the game in memory was behind")
             raise GameChangedError(_("the game changed while this request was made: load "
                                      "it again and retry"))
         loaded.stored = stored
