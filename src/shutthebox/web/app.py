@@ -38,7 +38,7 @@ from shutthebox.web.asgi import Receive, Scope, Send
 from shutthebox.web.limits import MissLimit, RateLimits
 from shutthebox.web.live.feeds import LiveFeed, LiveHub
 from shutthebox.web.metrics import enable as enable_metrics
-from shutthebox.web.metrics import events_stored, process_ended
+from shutthebox.web.metrics import moves_stored, process_ended
 from shutthebox.web.play import series
 from shutthebox.web.play.clock import ClockKeeper
 from shutthebox.web.play.computers import ComputerDriver
@@ -122,7 +122,7 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     def notify(game_id: str, waiting: str, batch: Batch | None) -> None:
         hub.publish(game_id, batch)
         if batch is not None:
-            events_stored(batch.count - batch.since)
+            moves_stored()
             if batch.over:
                 finished.tell(game_id)
         if waiting == "server" and driver_box:

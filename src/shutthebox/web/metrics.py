@@ -35,8 +35,8 @@ class _Figures:
                                  "by route", ["route"], buckets=LATENCY_BUCKETS)
         self.refusals = Counter("shutthebox_refusals", "requests refused, by reason",
                                 ["reason"])
-        self.events = Counter("shutthebox_moves_stored", "game events stored (rolls, dice "
-                              "choices, shut tiles, seats taken)")
+        self.moves = Counter("shutthebox_moves_stored", "changes of games stored: a "
+                             "person's move, or the server's roll or computer's move")
         self.feeds = Gauge("shutthebox_live_feeds", "live feeds open",
                            multiprocess_mode="livesum")
         self.queue = Gauge("shutthebox_solver_queue", "solver calls under way or waiting, "
@@ -74,9 +74,11 @@ def refused(reason: str) -> None:
         _figures.refusals.labels(reason).inc()
 
 
-def events_stored(count: int) -> None:
-    if _figures is not None and count > 0:
-        _figures.events.inc(count)
+def moves_stored() -> None:
+    """A change of a game stored: a person's move, or a step of the server's (a roll, a
+    computer's move)."""
+    if _figures is not None:
+        _figures.moves.inc()
 
 
 def feed_opened(change: int) -> None:
