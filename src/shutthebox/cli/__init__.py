@@ -62,6 +62,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
                                   "report win rates.")),
     "serve": ("serve", N_("Serve the web app: play in the browser with friends, with hints, "
                           "history and statistics.")),
+    "backup": ("backup", N_("Back up the server's games while it runs: SQLite through its "
+                            "online backup (the copy is a SQLite file), PostgreSQL as one "
+                            "consistent export (a gzip file of JSON lines).")),
+    "restore": ("backup", N_("Restore a backup into an empty database (either kind, from "
+                             "either kind), migrated to this version's schema; stop the "
+                             "server first, start it after.")),
 }
 """Each command: the module under ``shutthebox.cli`` that registers it, and its summary for
 ``shutthebox --help`` (a test holds each equal to the command's own first sentence)."""
