@@ -167,6 +167,17 @@ CASES: list[tuple[list[str], str]] = [
     (["serve", "--port", "0"], "--port '0'"),
     (["serve", "--port", "abc"], "--port 'abc': not a whole number"),
     (["serve", "--workers", "0"], "--workers '0'"),
+    (["serve", "--admin-token", "hunter2"], "give the token's hash"),
+    (["serve", "--log-format", "xml"], "--log-format 'xml'"),
+    # backup, restore, db, admin (the server's database)
+    (["backup", "{tmp}/plain.txt"], "exists already"),
+    (["backup", "{tmp}/new", "--database-url", "nosuch://x"], "cannot use the database URL"),
+    (["restore", "{tmp}/no-such.backup"], "no backup file"),
+    (["restore", "{tmp}/plain.txt"], "is not a shutthebox backup"),
+    (["db", "current", "--database-url", "sqlite:///{tmp}/none.sqlite"],
+     "holds no shutthebox database"),
+    (["db", "upgrade", "--database-url", "mysql://nobody@127.0.0.1:1/x"],
+     "cannot use the database URL"),
     # solve, hint, review (issue 11's command module)
     (["solve", "--tiles", "13"], "tiles must be a whole number from 2 to 12, not 13"),
     (["solve", "--objective", "nope"], "nope"),

@@ -23,7 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
 
-from sqlalchemy import MetaData, Table, create_engine, func, insert, inspect, select, text
+from sqlalchemy import MetaData, Table, create_engine, func, insert, select, text
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.types import DateTime
 
@@ -34,13 +34,13 @@ from shutthebox.web.storage.engine import (
     safe_url,
     upgrade,
 )
+from shutthebox.web.storage.revisions import VERSION_TABLE, database_revision
 
 FORMAT = "shutthebox-backup"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 GZIP_MAGIC = b"\x1f\x8b"
 BATCH = 500
 """Rows inserted at once by a restore."""
-VERSION_TABLE = "alembic_version"
 
 
 def sqlite_file(url: str) -> Path | None:
@@ -61,7 +61,7 @@ def backup(url: str | None, target: Path) -> dict[str, Any]:
         raise StorageError(f"{str(target)!r} exists already: name a new file")
     engine = make_engine(url, migrate=False, pool_size=1)
     try:
-        revision(engine)                # (a database that is not ours fails here)
+        database_revision(engine)       # (a database that is not ours fails here)
         partial = target.with_name(target.name + ".partial")
         source = sqlite_file(url)
         if source is not None:
@@ -89,17 +89,6 @@ def _sqlite_copy(source: Path, target: Path) -> None:
     reading.close()
     writing.close()
     written.close()
-
-
-def revision(engine: Engine) -> str:
-    """The schema revision the database is at.
-
-    :raises StorageError: it holds no shutthebox schema."""
-    with engine.connect() as connection:
-        if VERSION_TABLE not in inspect(connection).get_table_names():
-            raise StorageError(f"{safe_url(str(engine.url))!r} holds no shutthebox database")
-        found = connection.execute(text(f"SELECT version_num FROM {VERSION_TABLE}")).scalar()
-    return str(found)
 
 
 def _tables(connection: Connection) -> list[Table]:
@@ -209,7 +198,7 @@ def restore(source: Path, url: str | None) -> dict[str, int]:
     reading: Engine | None = None
     if kind == "sqlite":
         reading = create_engine(f"sqlite:///{source}")
-        found = revision(reading)
+        found = database_revision(reading)
         rows = _sqlite_rows(reading)
     else:
         found = str(_export_header(source)["revision"])

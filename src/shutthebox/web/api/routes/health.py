@@ -7,7 +7,6 @@ costs more than one small query."""
 from __future__ import annotations
 
 import asyncio
-import functools
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -17,23 +16,11 @@ from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 
 from shutthebox import __version__
+from shutthebox.web.storage.revisions import code_revision
 
 router = APIRouter(include_in_schema=False)
 DATABASE_SECONDS = 5.0
 """Seconds /readyz waits for the database before it calls it unready."""
-
-
-@functools.cache
-def code_revision() -> str:
-    """The schema revision this version of the code migrates to (Alembic's head)."""
-    from alembic.config import Config
-    from alembic.script import ScriptDirectory
-
-    from shutthebox.web.storage.engine import MIGRATIONS
-
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS))
-    return str(ScriptDirectory.from_config(config).get_current_head())
 
 
 def database_check(engine: Engine) -> dict[str, Any]:
