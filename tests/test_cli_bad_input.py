@@ -178,6 +178,12 @@ CASES: list[tuple[list[str], str]] = [
      "holds no shutthebox database"),
     (["db", "upgrade", "--database-url", "mysql://nobody@127.0.0.1:1/x"],
      "cannot use the database URL"),
+    (["admin", "end", "nope", "--database-url", "sqlite:///{tmp}/x.sqlite"],
+     "no game 'nope'"),
+    (["admin", "rename", "Ann", "", "--database-url", "sqlite:///{tmp}/x.sqlite"],
+     "'' is not a player's name"),
+    (["admin", "free", "\x1b[2J", "--database-url", "sqlite:///{tmp}/x.sqlite"],
+     "is not a player's name"),
     # solve, hint, review (issue 11's command module)
     (["solve", "--tiles", "13"], "tiles must be a whole number from 2 to 12, not 13"),
     (["solve", "--objective", "nope"], "nope"),

@@ -65,6 +65,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "backup": ("backup", N_("Back up the server's games while it runs: SQLite through its "
                             "online backup (the copy is a SQLite file), PostgreSQL as one "
                             "consistent export (a gzip file of JSON lines).")),
+    "admin": ("admin", N_("The server host's tools: an admin token, the games open, end a "
+                          "game, rename or free a player's name.")),
     "db": ("db", N_("The server database's schema revision, and its migration.")),
     "restore": ("backup", N_("Restore a backup into an empty database (either kind, from "
                              "either kind), migrated to this version's schema; stop the "
