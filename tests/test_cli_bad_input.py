@@ -178,6 +178,7 @@ CASES: list[tuple[list[str], str]] = [
      "holds no shutthebox database"),
     (["db", "upgrade", "--database-url", "mysql://nobody@127.0.0.1:1/x"],
      "cannot use the database URL"),
+    (["health", "--wait", "-1"], "--wait '-1'"),
     (["admin", "end", "nope", "--database-url", "sqlite:///{tmp}/x.sqlite"],
      "no game 'nope'"),
     (["admin", "rename", "Ann", "", "--database-url", "sqlite:///{tmp}/x.sqlite"],

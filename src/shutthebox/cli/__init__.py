@@ -67,6 +67,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
                             "consistent export (a gzip file of JSON lines).")),
     "admin": ("admin", N_("The server host's tools: an admin token, the games open, end a "
                           "game, rename or free a player's name.")),
+    "health": ("health", N_("Ask the server on this machine whether it is ready: exit status "
+                            "0 if it is, 1 if not (for a service manager or a container's "
+                            "health check).")),
     "db": ("db", N_("The server database's schema revision, and its migration.")),
     "restore": ("backup", N_("Restore a backup into an empty database (either kind, from "
                              "either kind), migrated to this version's schema; stop the "
