@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -60,3 +61,11 @@ def test_a_bad_variable_is_one_line_and_exit_2(monkeypatch: pytest.MonkeyPatch,
         main(["serve"])
     lines = capsys.readouterr().err.strip().splitlines()
     assert stopped.value.code == 2 and len(lines) == 1 and said in lines[0], lines
+
+
+def test_the_manual_s_settings_table_has_every_setting() -> None:
+    manual = (Path(__file__).resolve().parents[2] / "docs" / "deploying.md").read_text()
+    table = manual[manual.index("## Settings"):manual.index("## How it works")]
+    for name in ServerSettings.model_fields:
+        assert f"| `SHUTTHEBOX_{name.upper()}` |" in table, name
+        assert f"`--{name.replace('_', '-')}" in table, name
