@@ -149,6 +149,11 @@ class SpokenCommand(SpokenHelp, typer.core.TyperCommand):
     """A command whose help screen speaks the reader's language."""
 
 
+class SpokenGroup(SpokenHelp, TyperGroup):
+    """A command of commands (``db``, ``admin``) whose help screen speaks the reader's
+    language."""
+
+
 class SpokenTyper(typer.Typer):
     """A Typer whose commands are :class:`SpokenCommand` unless told otherwise."""
 
@@ -174,6 +179,9 @@ def load_command(name: str) -> Any:
     group = typer.main.get_group(commands)
     command = speak_help(group.commands[name])
     command.help = _(COMMANDS[name][1])
+    for own in getattr(command, "commands", {}).values():   # a group's commands (db, admin)
+        speak_help(own)
+        own.help = _(own.help) if own.help else own.help
     if name in DETAILS:
         from shutthebox.paths import data_home
 

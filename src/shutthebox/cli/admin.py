@@ -12,6 +12,14 @@ import typer
 from shutthebox.cli.backup import DATABASE_HELP, database_url
 from shutthebox.language import N_, _
 
+TOKEN = N_("Make a new random token and its hash: give the hash to the server "
+           "(--admin-token or SHUTTHEBOX_ADMIN_TOKEN; --metrics-token likewise), keep the "
+           "token to yourself.")
+GAMES = N_("List the games waiting for players or being played, the latest changed first.")
+END = N_("End a game being played: nothing more is played, nobody wins it.")
+RENAME = N_("Give a player's finished games (their statistics and rating) to another name.")
+FREE = N_("Set a name's finished games aside under another name, so that the name starts "
+          "afresh.")
 Database = Annotated[str | None, typer.Option("--database-url", help=DATABASE_HELP)]
 
 
@@ -104,14 +112,12 @@ def free_command(
 
 def register(app: typer.Typer) -> None:
     """Add the admin command and its own."""
-    from shutthebox.cli import SpokenTyper
+    from shutthebox.cli import SpokenGroup, SpokenTyper
 
-    admin = SpokenTyper(no_args_is_help=True, help=_(
-        "The server host's tools: an admin token, the games open, end a game, rename or "
-        "free a player's name."))
-    admin.command("token")(token_command)
-    admin.command("games")(games_command)
-    admin.command("end")(end_command)
-    admin.command("rename")(rename_command)
-    admin.command("free")(free_command)
+    admin = SpokenTyper(no_args_is_help=True, cls=SpokenGroup)
+    admin.command("token", help=TOKEN)(token_command)
+    admin.command("games", help=GAMES)(games_command)
+    admin.command("end", help=END)(end_command)
+    admin.command("rename", help=RENAME)(rename_command)
+    admin.command("free", help=FREE)(free_command)
     app.add_typer(admin, name="admin")

@@ -9,13 +9,16 @@ from typing import Annotated
 import typer
 
 from shutthebox.cli.backup import DATABASE_HELP, database_url
-from shutthebox.language import _
+from shutthebox.language import N_, _
+
+CURRENT = N_("Say the database's schema revision and this version's.")
+UPGRADE = N_("Migrate the database to this version's schema revision.")
 
 Database = Annotated[str | None, typer.Option("--database-url", help=DATABASE_HELP)]
 
 
 def current_command(database: Database = None) -> None:
-    """Say the database's schema revision and this version's."""
+    """Say the database's schema revision and this version's (see :data:`CURRENT`)."""
     from shutthebox.web.storage import make_engine, safe_url
     from shutthebox.web.storage.revisions import checked_revision, code_revision
 
@@ -35,7 +38,7 @@ def current_command(database: Database = None) -> None:
 
 
 def upgrade_command(database: Database = None) -> None:
-    """Migrate the database to this version's schema revision."""
+    """Migrate the database to this version's schema revision (see :data:`UPGRADE`)."""
     from shutthebox.web.storage import make_engine, safe_url
     from shutthebox.web.storage.engine import StorageError
     from shutthebox.web.storage.revisions import checked_revision, code_revision
@@ -57,10 +60,9 @@ def upgrade_command(database: Database = None) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the db command and its own."""
-    from shutthebox.cli import SpokenTyper
+    from shutthebox.cli import SpokenGroup, SpokenTyper
 
-    db = SpokenTyper(no_args_is_help=True, help=_("The server database's schema revision, "
-                                                   "and its migration."))
-    db.command("current")(current_command)
-    db.command("upgrade")(upgrade_command)
+    db = SpokenTyper(no_args_is_help=True, cls=SpokenGroup)
+    db.command("current", help=CURRENT)(current_command)
+    db.command("upgrade", help=UPGRADE)(upgrade_command)
     app.add_typer(db, name="db")

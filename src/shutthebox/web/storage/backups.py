@@ -25,8 +25,10 @@ from typing import IO, Any
 
 from sqlalchemy import MetaData, Table, create_engine, func, insert, select, text
 from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.types import DateTime
 
+from shutthebox.language import _
 from shutthebox.web.storage.engine import (
     StorageError,
     default_url,
@@ -49,7 +51,8 @@ def sqlite_file(url: str) -> Path | None:
     if parsed.get_backend_name() != "sqlite":
         return None
     if not parsed.database or parsed.database == ":memory:":
-        raise StorageError(f"a backup needs a database file, not {safe_url(url)!r}")
+        raise StorageError(_("a backup needs a database file, not {database!r}").format(
+            database=safe_url(url)))
     return Path(parsed.database)
 
 
@@ -58,7 +61,8 @@ def backup(url: str | None, target: Path) -> dict[str, Any]:
     (which must not exist); what was copied: its kind and the rows of each table."""
     url = url or default_url()
     if target.exists():
-        raise StorageError(f"{str(target)!r} exists already: name a new file")
+        raise StorageError(_("{file!r} exists already: name a new file").format(
+            file=str(target)))
     engine = make_engine(url, migrate=False, pool_size=1)
     try:
         database_revision(engine)       # (a database that is not ours fails here)
@@ -129,7 +133,7 @@ def kind_of(source: Path) -> str:
         return "sqlite"
     if head[:2] == GZIP_MAGIC:
         return "export"
-    raise StorageError(f"{str(source)!r} is not a shutthebox backup")
+    raise StorageError(_("{file!r} is not a shutthebox backup").format(file=str(source)))
 
 
 def _export_header(source: Path) -> dict[str, Any]:
@@ -139,7 +143,7 @@ def _export_header(source: Path) -> dict[str, Any]:
     except (OSError, ValueError, EOFError):
         header = {}
     if not isinstance(header, dict) or header.get("format") != FORMAT:
-        raise StorageError(f"{str(source)!r} is not a shutthebox backup")
+        raise StorageError(_("{file!r} is not a shutthebox backup").format(file=str(source)))
     return header
 
 
@@ -187,7 +191,7 @@ def restore(source: Path, url: str | None) -> dict[str, int]:
     """
     url = url or default_url()
     if not source.is_file():
-        raise StorageError(f"no backup file {str(source)!r}")
+        raise StorageError(_("no backup file {file!r}").format(file=str(source)))
     kind = kind_of(source)
     target = sqlite_file(url)
     if target is not None and kind == "sqlite" and not target.exists():
@@ -205,12 +209,18 @@ def restore(source: Path, url: str | None) -> dict[str, int]:
         rows = _export_rows(source)
     engine = make_engine(url, migrate=False)
     try:
-        _refuse_unless_empty(engine, url)
+        try:
+            _refuse_unless_empty(engine, url)
+        except DBAPIError as error:
+            raise StorageError(_("cannot open the database {database!r}: {reason}").format(
+                database=safe_url(url),
+                reason=str(error.orig).strip().splitlines()[0])) from None
         try:
             upgrade(engine, found)
         except Exception as error:
-            raise StorageError(f"the backup is at revision {found!r}, which this version "
-                               f"cannot make: {str(error).splitlines()[0]}") from None
+            raise StorageError(_("the backup is at revision {revision!r}, which this "
+                                 "version cannot make: {reason}").format(
+                revision=found, reason=str(error).splitlines()[0])) from None
         counts = _insert(engine, rows)
         upgrade(engine)
     finally:
@@ -224,8 +234,9 @@ def _refuse_unless_empty(engine: Engine, url: str) -> None:
     with engine.connect() as connection:
         for table in _tables(connection):
             if connection.execute(select(func.count()).select_from(table)).scalar_one():
-                raise StorageError(f"{safe_url(url)!r} is not empty (its table "
-                                   f"{table.name!r} has rows): restore into a new database")
+                raise StorageError(_("{database!r} is not empty (its table {table!r} has "
+                                     "rows): restore into a new database").format(
+                    database=safe_url(url), table=table.name))
 
 
 def _insert(engine: Engine, rows: Iterator[tuple[str, dict[str, Any]]]) -> dict[str, int]:
@@ -237,7 +248,8 @@ def _insert(engine: Engine, rows: Iterator[tuple[str, dict[str, Any]]]) -> dict[
         for name, row in rows:
             table = tables.get(name)
             if table is None:
-                raise StorageError(f"the backup has a table {name!r} its revision does not")
+                raise StorageError(_("the backup has a table {table!r} its revision does "
+                                     "not").format(table=name))
             if table is not current:
                 _flush(connection, current, waiting)
                 current = table
