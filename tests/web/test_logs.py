@@ -25,7 +25,8 @@ def played(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     """The log's JSON lines, its text, every secret the game used and the game's id."""
     folder = tmp_path_factory.mktemp("logs")
     with database(request.param, folder) as url:
-        server = Server(folder, database_url=url, extra=("--log-format", "json")).start()
+        server = Server(folder, database_url=url, extra=("--log-format", "json",
+                                                                "--log-level", "info")).start()
         try:
             created = server.post("/api/games", {
                 "players": [{"name": "Ann"}, {"name": "Bo", "kind": "open"}],

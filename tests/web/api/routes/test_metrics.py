@@ -27,7 +27,7 @@ def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
     with database(request.param, folder) as url:
         running = Server(folder, workers=2, database_url=url, extra=(
             "--metrics", "--metrics-token", hash_token(TOKEN),
-            "--trusted-proxies", "127.0.0.1")).start()
+            "--trusted-proxies", "127.0.0.1", "--log-level", "debug")).start()
         try:
             yield running
         finally:
