@@ -69,3 +69,22 @@ def test_the_manual_s_settings_table_has_every_setting() -> None:
     for name in ServerSettings.model_fields:
         assert f"| `SHUTTHEBOX_{name.upper()}` |" in table, name
         assert f"`--{name.replace('_', '-')}" in table, name
+
+
+def test_a_server_stores_its_games_where_shutthebox_database_url_says(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+    from contextlib import closing
+
+    from tests.web.webserver import Server
+
+    named = tmp_path / "named.sqlite"
+    monkeypatch.setenv("SHUTTHEBOX_DATABASE_URL", f"sqlite:///{named}")
+    server = Server(tmp_path).start()
+    try:
+        game = server.post("/api/games", {"players": [{"name": "Ann"}]}).json()["id"]
+    finally:
+        server.stop()
+    with closing(sqlite3.connect(named)) as stored:
+        assert stored.execute("SELECT id FROM games").fetchall() == [(game,)]
+    assert not (tmp_path / "shutthebox.sqlite").exists()
