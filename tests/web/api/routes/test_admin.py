@@ -106,7 +106,9 @@ def test_the_admin_lists_the_games_open_and_ends_an_abandoned_one(
     assert admin.get(f"/api/games/{playing['id']}").json()["status"] == "over"
     assert admin.post(f"/api/admin/games/{playing['id']}/end", headers=ADMIN).status_code == 409
     assert admin.post(f"/api/admin/games/{waiting['id']}/end", headers=ADMIN).status_code == 409
-    assert admin.post(f"/api/admin/games/{'0' * 32}/end", headers=ADMIN).status_code == 404
+    for unknown in ("0" * 32, "%00", "x" * 300, "%E2%80%AE"):
+        answer = admin.post(f"/api/admin/games/{unknown}/end", headers=ADMIN)
+        assert answer.status_code == 404, (unknown, answer.text)
     assert admin.get("/api/admin/errors", headers=ADMIN).status_code == 200
 
 

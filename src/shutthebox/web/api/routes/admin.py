@@ -13,10 +13,12 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from shutthebox.language import _
+from shutthebox.web.api.checks import GAME_ID
 from shutthebox.web.api.deps import ServiceDep
 from shutthebox.web.api.hosting import Hosting
 from shutthebox.web.logs import game_event
 from shutthebox.web.play import admin
+from shutthebox.web.play.memory import GameNotFoundError
 from shutthebox.web.play.seats import ForbiddenError
 from shutthebox.web.records import names
 
@@ -65,6 +67,8 @@ def errors(request: Request) -> list[dict[str, Any]]:
 @router.post("/games/{game_id}/end")
 async def end(game_id: str, service: ServiceDep) -> dict[str, Any]:
     """End a game being played: nothing more is played, nobody wins it."""
+    if not GAME_ID.fullmatch(game_id):     # (no database sees an id that cannot be one)
+        raise GameNotFoundError(_("no game has the id {game!r}").format(game=game_id[:40]))
     await service.run(game_id, admin.end_game, service.changes, game_id)
     game_event("game ended by the server's admin", game=game_id)
     return {"ended": game_id}
