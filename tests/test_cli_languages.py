@@ -37,6 +37,7 @@ NAMES_NOT_TRANSLATED = {
     *(kind.value for kind in FormatKind), "rounds", "rolls", "turns", "knock", "stand",
     "optimal", "random", "easy", "medium", "hard", "cpu", "shutthebox", "ann", "json", "png",
     "svg", "utc", "nine", "bogus", "extra", *COMMANDS,
+    "current", "upgrade", "token", "games", "end", "rename", "free",   # db's and admin's
 }
 """Words that name something the command line takes as it is written (presets, formats,
 strategies, the players and the typed input of these runs), so a reader of any language
@@ -78,6 +79,15 @@ RUNS: dict[str, list[str]] = {
                     "--stake", "1"],
     "play --help": ["play", "--help"],
     "serve --help": ["serve", "--help"],
+    "backup --help": ["backup", "--help"],
+    "restore --help": ["restore", "--help"],
+    "db --help": ["db", "--help"],
+    "db current --help": ["db", "current", "--help"],
+    "admin --help": ["admin", "--help"],
+    "admin rename --help": ["admin", "rename", "--help"],
+    "admin token": ["admin", "token"],
+    "health --help": ["health", "--help"],
+    "error: db current": ["db", "current", "--database-url", "sqlite:////nonexistent/none.sqlite"],
     "error: roll": ["hint", "--roll", "3"],
     "error: preset": ["rules", "nine"],
     "error: players": ["play", "--players", ","],

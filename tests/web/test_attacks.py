@@ -340,7 +340,8 @@ def test_a_process_near_its_file_descriptors_refuses_cleanly(
     url = f"http://127.0.0.1:{port}"
     command = ["prlimit", "--nofile=256:256", "--", sys.executable, "-m", "shutthebox",
                "serve", "--port", str(port), "--rate-limit", "0",
-               "--max-connections-per-client", "0", "--database-url", database_url]
+               "--max-connections-per-client", "0", "--database-url", database_url,
+               "--log-level", "warning"]
     log = tmp_path / "limited.log"
     with log.open("wb") as out:
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=out,

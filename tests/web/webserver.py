@@ -99,6 +99,8 @@ class Server:
                    "--workers", str(self.workers), "--computer-delay",
                    str(self.computer_delay), "--rate-limit", str(self.rate_limit),
                    *self.extra]
+        if "--log-level" not in self.extra:     # (the log file is for what went wrong)
+            command += ["--log-level", "warning"]
         if self.database_url:
             command += ["--database-url", self.database_url]
         self.log = self.home / f"serve-{self.port}.log"   # the server's errors, if any
@@ -112,6 +114,7 @@ class Server:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
+        self.kill()         # (not left running after the test, with whatever it holds)
         raise RuntimeError("the server did not start")
 
     def kill(self) -> None:

@@ -62,6 +62,18 @@ COMMANDS: dict[str, tuple[str, str]] = {
                                   "report win rates.")),
     "serve": ("serve", N_("Serve the web app: play in the browser with friends, with hints, "
                           "history and statistics.")),
+    "backup": ("backup", N_("Back up the server's games while it runs: SQLite through its "
+                            "online backup (the copy is a SQLite file), PostgreSQL as one "
+                            "consistent export (a gzip file of JSON lines).")),
+    "admin": ("admin", N_("The server host's tools: an admin token, the games open, end a "
+                          "game, rename or free a player's name.")),
+    "health": ("health", N_("Ask the server on this machine whether it is ready: exit status "
+                            "0 if it is, 1 if not (for a service manager or a container's "
+                            "health check).")),
+    "db": ("db", N_("The server database's schema revision, and its migration.")),
+    "restore": ("backup", N_("Restore a backup into an empty database (either kind, from "
+                             "either kind), migrated to this version's schema; stop the "
+                             "server first, start it after.")),
 }
 """Each command: the module under ``shutthebox.cli`` that registers it, and its summary for
 ``shutthebox --help`` (a test holds each equal to the command's own first sentence)."""
@@ -137,6 +149,11 @@ class SpokenCommand(SpokenHelp, typer.core.TyperCommand):
     """A command whose help screen speaks the reader's language."""
 
 
+class SpokenGroup(SpokenHelp, TyperGroup):
+    """A command of commands (``db``, ``admin``) whose help screen speaks the reader's
+    language."""
+
+
 class SpokenTyper(typer.Typer):
     """A Typer whose commands are :class:`SpokenCommand` unless told otherwise."""
 
@@ -162,6 +179,9 @@ def load_command(name: str) -> Any:
     group = typer.main.get_group(commands)
     command = speak_help(group.commands[name])
     command.help = _(COMMANDS[name][1])
+    for own in getattr(command, "commands", {}).values():   # a group's commands (db, admin)
+        speak_help(own)
+        own.help = _(own.help) if own.help else own.help
     if name in DETAILS:
         from shutthebox.paths import data_home
 

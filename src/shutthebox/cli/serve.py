@@ -31,12 +31,30 @@ def serve_command(
     max_connections_per_client: Annotated[int | None, typer.Option(
         "--max-connections-per-client", help=describe("max_connections_per_client"))] = None,
     http: Annotated[str | None, typer.Option("--http", help=describe("http"))] = None,
+    log_level: Annotated[str | None, typer.Option(
+        "--log-level", help=describe("log_level"))] = None,
+    access_log: Annotated[bool | None, typer.Option(
+        "--access-log/--no-access-log", help=describe("access_log"))] = None,
+    log_format: Annotated[str | None, typer.Option(
+        "--log-format", help=describe("log_format"))] = None,
+    metrics: Annotated[bool | None, typer.Option(
+        "--metrics/--no-metrics", help=describe("metrics"))] = None,
+    metrics_from: Annotated[str | None, typer.Option(
+        "--metrics-from", help=describe("metrics_from"))] = None,
+    metrics_token: Annotated[str | None, typer.Option(
+        "--metrics-token", help=describe("metrics_token"))] = None,
+    admin_token: Annotated[str | None, typer.Option(
+        "--admin-token", help=describe("admin_token"))] = None,
+    admin_from: Annotated[str | None, typer.Option(
+        "--admin-from", help=describe("admin_from"))] = None,
 ) -> None:
     """Serve the web app: play in the browser with friends, with hints, history and
     statistics. Games are stored before each answer, so a restart resumes every game.
     Every option can be set by its environment variable instead (an option given wins)."""
     import os
+    import shutil
     import signal
+    import tempfile
 
     import uvicorn
 
@@ -46,6 +64,8 @@ def serve_command(
     from shutthebox.web.api.checks import SECURITY_HEADERS
     from shutthebox.web.api.descriptors import connection_limit
     from shutthebox.web.limits import TABLE_VARIABLE, table_file
+    from shutthebox.web.logs import logging_config
+    from shutthebox.web.metrics import MULTIPROCESS_VARIABLE
     from shutthebox.web.settings import read_settings
     from shutthebox.web.storage import default_url, make_engine, safe_url
 
@@ -54,7 +74,9 @@ def serve_command(
         allowed_hosts=allowed_hosts, computer_delay=computer_delay, rate_limit=rate_limit,
         solver_budget=solver_budget, trusted_proxies=trusted_proxies,
         max_connections=max_connections, max_connections_per_client=max_connections_per_client,
-        http=http)
+        http=http, log_level=log_level, access_log=access_log, log_format=log_format,
+        metrics=metrics, metrics_from=metrics_from, metrics_token=metrics_token,
+        admin_token=admin_token, admin_from=admin_from)
     problem = listen_problem(settings.host, settings.port)
     if problem is not None:
         fail(problem)
@@ -74,6 +96,10 @@ def serve_command(
     signal.signal(signal.SIGTERM, _exit_quietly)
     rates = table_file(data_dir(), settings.port)   # the workers' rate limits (web/limits.py)
     os.environ[TABLE_VARIABLE] = str(rates)
+    figures = None
+    if settings.metrics:    # each process's figures in files there, summed at a scrape
+        figures = tempfile.mkdtemp(prefix="shutthebox-metrics-")
+        os.environ[MULTIPROCESS_VARIABLE] = figures
     try:
         # The standard asyncio loop, not uvloop: under a saturating load uvloop leaves new
         # connections unanswered (a friend could not even open the page), where asyncio
@@ -86,7 +112,8 @@ def serve_command(
         # headers go on every answer, uvicorn's own (400, 503) too.
         uvicorn.run("shutthebox.web.app:app_from_environment", factory=True,
                     host=settings.host, port=settings.port, workers=settings.workers,
-                    log_level="warning", access_log=False, loop="asyncio",
+                    log_config=logging_config(settings.log_level, settings.log_format),
+                    log_level=settings.log_level, access_log=False, loop="asyncio",
                     http=settings.http, h11_max_incomplete_event_size=MAX_HEAD,
                     ws="websockets-sansio", ws_max_size=WS_MAX_SIZE,
                     ws_per_message_deflate=False,
@@ -98,6 +125,8 @@ def serve_command(
                     timeout_graceful_shutdown=GRACE_SECONDS)
     finally:
         rates.unlink(missing_ok=True)
+        if figures is not None:
+            shutil.rmtree(figures, ignore_errors=True)
 
 
 MAX_HEAD = 16 * 1024

@@ -20,6 +20,7 @@ from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from sqlalchemy.engine import Engine
 
+from shutthebox import __version__
 from shutthebox.language import current_language, speaking
 from shutthebox.web.api.checks import (
     LOOPBACK_HOSTS,
@@ -27,13 +28,17 @@ from shutthebox.web.api.checks import (
     SECURITY_HEADERS,
     Guard,
 )
+from shutthebox.web.api.hosting import FinishedGames, Hosting, recent_errors
 from shutthebox.web.api.languages import request_language
 from shutthebox.web.api.refusals import REFUSALS, REFUSED, malformed, refused
-from shutthebox.web.api.routes import api_router, pages
+from shutthebox.web.api.routes import api_router, health, metrics, pages
 from shutthebox.web.api.sweeping import Sweeper
+from shutthebox.web.api.watching import Watcher
 from shutthebox.web.asgi import Receive, Scope, Send
 from shutthebox.web.limits import MissLimit, RateLimits
 from shutthebox.web.live.feeds import LiveFeed, LiveHub
+from shutthebox.web.metrics import enable as enable_metrics
+from shutthebox.web.metrics import moves_stored, process_ended
 from shutthebox.web.play import series
 from shutthebox.web.play.clock import ClockKeeper
 from shutthebox.web.play.computers import ComputerDriver
@@ -53,11 +58,19 @@ class WebApp(FastAPI):
     on goes through FastAPI's own stack (:meth:`behind`)."""
 
     front: Guard | None = None
+    watcher: Watcher | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "lifespan":
             await super().__call__(scope, receive, send)
             return
+        if self.watcher is not None:
+            await self.watcher(scope, receive, send)
+        else:
+            await self.watched(scope, receive, send)
+
+    async def watched(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A request, in its reader's language, through the front."""
         language = request_language(scope)
         if language == current_language():      # (the server's own: nothing to set)
             await self._answer(scope, receive, send)
@@ -81,7 +94,8 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
                computer_delay: float = 0.5, limits: RateLimits | None = None,
                pool: SolverPool | None = None, background: SolverPool | None = None,
                solver_budget: float = DEFAULT_BUDGET, open_per_client: int = OPEN_PER_CLIENT,
-               headers: tuple[tuple[bytes, bytes], ...] = tuple(SECURITY_HEADERS)) -> FastAPI:
+               headers: tuple[tuple[bytes, bytes], ...] = tuple(SECURITY_HEADERS),
+               access_log: bool = True, hosting: Hosting | None = None) -> FastAPI:
     """The app, storing games at ``database_url`` (the default SQLite file if None).
 
     ``computer_delay`` is the pause before each step of a computer seat in a game played at
@@ -91,7 +105,8 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     seconds of solver time the server spends on one match table (see
     :mod:`shutthebox.web.solving.work`); ``open_per_client`` the requests and live feeds
     one client may hold open, and ``headers`` those added to every answer (see
-    :class:`~shutthebox.web.api.checks.Guard`).
+    :class:`~shutthebox.web.api.checks.Guard`). ``access_log``: a line in the log per
+    request; ``hosting``: who may see the metrics and the admin view (nobody if None).
 
     The routes (:mod:`shutthebox.web.api.routes`) find what they share in ``app.state``
     (through :mod:`shutthebox.web.api.deps`).
@@ -102,9 +117,14 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     hub = LiveHub(engine)
     work = SolverWork(hub.watching, solver_budget, pool, background)
     driver_box: list[ComputerDriver] = []
+    finished = FinishedGames()
 
     def notify(game_id: str, waiting: str, batch: Batch | None) -> None:
         hub.publish(game_id, batch)
+        if batch is not None:
+            moves_stored()
+            if batch.over:
+                finished.tell(game_id)
         if waiting == "server" and driver_box:
             driver_box[0].wake(game_id)
 
@@ -131,8 +151,9 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
         await service.aclose()
         if own_engine:
             engine.dispose()
+        process_ended()
 
-    app = WebApp(title="Shut the Box", version="0.2.0", lifespan=lifespan,
+    app = WebApp(title="Shut the Box", version=__version__, lifespan=lifespan,
                  docs_url=None, redoc_url=None, responses=REFUSED,
                  description="Play Shut the Box with every rule variant and exact hints. "
                  "Actions need the acting seat's token: `Authorization: Bearer <token>`.")
@@ -140,6 +161,10 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     app.state.hub = hub
     app.state.driver = driver
     app.state.work = work
+    app.state.hosting = hosting or Hosting()
+    app.state.errors = recent_errors()
+    if app.state.hosting.metrics:
+        enable_metrics()
     app.state.misses = MissLimit(table=limits.table)
     app.state.reactions = reactions.Reactions(service)
     app.state.series = series.Series(service)
@@ -149,11 +174,14 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     app.exception_handler(RequestValidationError)(malformed)
     app.include_router(api_router)
     app.include_router(pages.router)
+    app.include_router(health.router)
+    app.include_router(metrics.router)
     pages.mount_files(app)
     app.state.live = LiveFeed(service, hub)
     front = app.front = Guard(app.behind, allowed_hosts=allowed_hosts, limits=limits,
                               headers=headers, open_per_client=open_per_client)
     sweeper = Sweeper(lambda: front.ended)      # (started by the lifespan above)
+    app.watcher = Watcher(app.watched, access_log=access_log, queue=work.queued)
     return app
 
 
@@ -177,7 +205,8 @@ def app_from_environment() -> FastAPI:
                      computer_delay=settings.computer_delay,
                      limits=RateLimits(per_client=rate, per_token=rate / 2.5),
                      solver_budget=settings.solver_budget,
-                     open_per_client=settings.max_connections_per_client, headers=())
+                     open_per_client=settings.max_connections_per_client, headers=(),
+                     access_log=settings.access_log, hosting=Hosting.of(settings))
     import shutthebox.solver.matchplay  # noqa: F401  (loaded now: see above)
 
     gc.freeze()

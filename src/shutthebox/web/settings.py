@@ -13,7 +13,11 @@ same variables (:meth:`ServerSettings.environment`), where
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import ipaddress
+import re
+import secrets
 from typing import Any, Literal
 
 from pydantic import Field, ValidationError, field_validator
@@ -72,8 +76,36 @@ class ServerSettings(BaseSettings):
         default="httptools", description=N_("HTTP parser: h11 refuses a request head over 16 KiB; "
         "httptools is a little faster and bounds nothing (behind a proxy that bounds heads, as the "
         "manual's nginx does)"))
+    log_level: Literal["debug", "info", "warning", "error"] = Field(
+        default="info", description=N_("the least important lines the log writes (to stderr): "
+        "debug, info (each request and game event), warning or error"))
+    access_log: bool = Field(default=True, description=N_("a line in the log per request"))
+    log_format: Literal["text", "json"] = Field(
+        default="text", description=N_("the log's lines as text or as JSON objects"))
+    metrics: bool = Field(default=False, description=N_("answer /metrics (Prometheus) to the "
+                          "addresses of --metrics-from, or to the token of --metrics-token"))
+    metrics_from: str = Field(
+        default="127.0.0.1,::1", description=N_("comma-separated addresses or networks "
+        "/metrics answers (the client's address, as the trusted proxy gives it)"))
+    metrics_token: str = Field(
+        default="", description=N_("the hash of a token that opens /metrics from anywhere "
+        "(Authorization: Bearer); make one with `shutthebox admin token`"))
+    admin_token: str = Field(
+        default="", description=N_("the hash of the admin token (make one with `shutthebox "
+        "admin token`); without it the admin view is off"))
+    admin_from: str = Field(
+        default="127.0.0.1,::1", description=N_("comma-separated addresses or networks the "
+        "admin view answers (with the admin token)"))
 
-    @field_validator("trusted_proxies")
+    @field_validator("metrics_token", "admin_token")
+    @classmethod
+    def _hashed(cls, value: str) -> str:
+        if value and not HASHED.fullmatch(value):
+            raise ValueError(_("give the token's hash (sha256: and 64 hex digits), not the "
+                               "token: `shutthebox admin token` makes both"))
+        return value
+
+    @field_validator("trusted_proxies", "metrics_from", "admin_from")
     @classmethod
     def _addresses(cls, value: str) -> str:
         for proxy in split(value):
@@ -101,10 +133,67 @@ class ServerSettings(BaseSettings):
         """The trusted proxies' addresses."""
         return split(self.trusted_proxies)
 
+    @property
+    def metrics_networks(self) -> list[str]:
+        """The addresses and networks /metrics answers."""
+        return split(self.metrics_from)
+
+    @property
+    def admin_networks(self) -> list[str]:
+        """The addresses and networks the admin view answers."""
+        return split(self.admin_from)
+
     def environment(self) -> dict[str, str]:
         """The settings as the ``SHUTTHEBOX_*`` variables that give them (unset ones out)."""
         return {PREFIX + name.upper(): str(value)
                 for name, value in self.model_dump().items() if value is not None}
+
+
+HASHED = re.compile(r"sha256:[0-9a-f]{64}")
+"""A token's hash as the settings hold it (:func:`hash_token`)."""
+
+
+def hash_token(token: str) -> str:
+    """A token's hash, as ``--admin-token`` and ``--metrics-token`` take it: the token is
+    random (:func:`new_token`), so one round of SHA-256 is as good as a slow hash.
+
+    >>> hash_token("abc")[:20]
+    'sha256:ba7816bf8f01c'
+    """
+    return "sha256:" + hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh random token (43 characters, 256 bits)."""
+    return secrets.token_urlsafe(32)
+
+
+def token_matches(token: str | None, hashed: str) -> bool:
+    """Whether ``token`` is the one whose hash is ``hashed`` (never, if either is empty).
+
+    >>> token_matches("abc", hash_token("abc")), token_matches("abd", hash_token("abc"))
+    (True, False)
+    """
+    if not token or not hashed:
+        return False
+    return hmac.compare_digest(hash_token(token), hashed)
+
+
+def address_in(address: str | None, networks: list[str]) -> bool:
+    """Whether ``address`` is one of ``networks`` (addresses or networks).
+
+    >>> address_in("10.1.2.3", ["10.0.0.0/8"]), address_in("::1", ["127.0.0.1"])
+    (True, False)
+    """
+    if not address:
+        return False
+    try:
+        found = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return False
+    if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
+        found = found.ipv4_mapped
+    return any(found in ipaddress.ip_network(network, strict=False) for network in networks)
 
 
 def split(text: str) -> list[str]:

@@ -39,6 +39,9 @@ GAME_PATH = re.compile(r"/api/games/([^/]*)(/.*)?")
 GAME_ID = re.compile(r"[0-9a-f]{32}")
 """A game's id (a UUID's 32 hex digits): a path with any other is answered 404 here, before
 any database sees its text (a NUL in it was a database error on PostgreSQL)."""
+HEALTH_PATHS = frozenset({"/healthz", "/readyz"})
+"""The health checks (:mod:`shutthebox.web.api.routes.health`): a monitor asks them by
+address, every few seconds, so neither the Host check nor a limit applies."""
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "
@@ -134,6 +137,9 @@ class Guard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        if scope.get("path") in HEALTH_PATHS:     # a monitor's: any host, never limited
             await self.app(scope, receive, send)
             return
         headers = header_map(scope)

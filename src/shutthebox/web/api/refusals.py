@@ -16,6 +16,7 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import N_, _
+from shutthebox.web import metrics
 from shutthebox.web.play.memory import GameNotFoundError
 from shutthebox.web.play.seats import (
     ForbiddenError,
@@ -114,6 +115,8 @@ def refusal(exc: Exception) -> tuple[int, str, dict[str, str] | None]:
 async def refused(_request: Request, exc: Exception) -> JSONResponse:
     """The routes' answer to a refusal (the handler of each class in :data:`REFUSALS`)."""
     status, detail, headers = refusal(exc)
+    if isinstance(exc, DBAPIError) and not isinstance(exc, IntegrityError):
+        metrics.database_error()
     return JSONResponse({"detail": detail}, status_code=status, headers=headers)
 
 

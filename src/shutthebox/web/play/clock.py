@@ -17,6 +17,7 @@ import logging
 
 from starlette.concurrency import run_in_threadpool
 
+from shutthebox.web.logs import game_event
 from shutthebox.web.play.service import GameService
 
 log = logging.getLogger(__name__)
@@ -47,7 +48,9 @@ class ClockKeeper:
             await asyncio.sleep(self.every)
             try:
                 for game_id, count in await run_in_threadpool(self.service.games_out_of_time):
-                    await run_in_threadpool(self.service.time_out, game_id, count)
+                    if await run_in_threadpool(self.service.time_out, game_id, count):
+                        game_event("a decision timed out: the computer makes it",
+                                   game=game_id)
             except asyncio.CancelledError:
                 raise
             except Exception:           # the database away, say: look again next time

@@ -33,6 +33,7 @@ from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import _
 from shutthebox.match import FormatKind, GameFormat
 from shutthebox.rules import Rules
+from shutthebox.web import metrics
 from shutthebox.web.solving.pool import SolverPool, WorkDroppedError
 from shutthebox.web.solving.tables import table_ready
 from shutthebox.web.solving.workers import prepare_match
@@ -152,6 +153,10 @@ class SolverWork:
             self.interactive.close()
         if self._owns[1]:
             self.background.close()
+
+    def queued(self) -> int:
+        """Solver calls under way and match tables waiting or being built."""
+        return self.interactive.busy + len(self._builds)
 
     def alive(self) -> bool:
         """Whether both worker processes can take work now
@@ -292,11 +297,14 @@ class SolverWork:
                     await self.background.run(prepare_match, build.rules.to_dict(),
                                               str(build.format))
                 except WorkDroppedError:
+                    metrics.table_built("dropped")
                     _settle(build, TableDroppedError(f"the table of {build.format} was "
                                                      "dropped: nobody watches its games"))
                 except Exception as exc:       # told to every game that waits for it
+                    metrics.table_built("failed")
                     _settle(build, exc)
                 else:
+                    metrics.table_built("built")
                     _settle(build, None)
                 self._builds.pop(key, None)
 

@@ -5,6 +5,7 @@ from fastapi import APIRouter
 
 from shutthebox.web.api.routes import (
     actions,
+    admin,
     advice,
     coaching,
     daily,
@@ -23,7 +24,7 @@ from shutthebox.web.api.routes import (
 api_router = APIRouter(prefix="/api")
 # (the players' moves first: the routes a request is matched against in turn)
 for area in (actions, games, live, invites, coaching, players, daily, reactions, series,
-             words, table, advice, sheets):
+             words, table, advice, sheets, admin):
     api_router.include_router(area.router)
 
 __all__ = ["api_router", "pages"]

@@ -25,6 +25,7 @@ from shutthebox.web.api.deps import (
     WorkDep,
 )
 from shutthebox.web.bounds import MAX_EVENT, MAX_SEATS
+from shutthebox.web.logs import game_event
 from shutthebox.web.play.seats import SeatKind, bearer_tokens
 from shutthebox.web.play.service import GameService, SeatSpec
 from shutthebox.web.play.table import MAX_CLOCK
@@ -126,7 +127,10 @@ async def new_game(body: NewGame, service: ServiceDep, work: WorkDep, client: Cl
                    ) -> JSONResponse:
     """Start a game. The answer holds, once, a token for each seat at this device and an
     invite for each open seat. Computer seats play in the background."""
-    return JSONResponse(await start(service, work, body, client), status_code=201)
+    created = await start(service, work, body, client)
+    game_event("game created", game=created.get("id"), seats=len(body.players),
+               format=body.format or "-")
+    return JSONResponse(created, status_code=201)
 
 
 async def held_tokens(authorization: Authorization = None,

@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from shutthebox.language import _
 from shutthebox.web.api.deps import ClientKey, MissesDep, ServiceDep
 from shutthebox.web.limits import MissLimit
+from shutthebox.web.logs import game_event
 from shutthebox.web.play.seats import InviteNotFoundError, TooManyGuessesError
 
 T = TypeVar("T")
@@ -53,7 +54,10 @@ async def with_invite(misses: MissLimit, client: str, function: Callable[..., T]
 async def join(game_id: str, body: Join, service: ServiceDep, misses: MissesDep,
                client: ClientKey) -> dict[str, Any]:
     """Take an open seat with its invite; the answer holds the seat's token, once."""
-    return await with_invite(misses, client, service.join, game_id, body.invite, body.name)
+    joined: dict[str, Any] = await with_invite(misses, client, service.join, game_id,
+                                               body.invite, body.name)
+    game_event("seat joined", game=game_id, seat=joined.get("seat"))
+    return joined
 
 
 @router.get("/invites/{code}")

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 
 from shutthebox.web.api.deps import SeatTokens, ServiceDep
 from shutthebox.web.bounds import MAX_SEAT
+from shutthebox.web.logs import game_event
 
 router = APIRouter()
 
@@ -45,14 +46,18 @@ async def hand(game_id: str, body: HandOver, service: ServiceDep,
                tokens: SeatTokens) -> JSONResponse:
     """The host hands a player's seat to the computer, which plays it until the player
     comes back."""
-    return await _act(service, game_id, tokens, "hand", body.seat)
+    answer = await _act(service, game_id, tokens, "hand", body.seat)
+    game_event("seat handed to the computer", game=game_id, seat=body.seat, by="host")
+    return answer
 
 
 @router.post("/games/{game_id}/table/end")
 async def end(game_id: str, service: ServiceDep,
               tokens: SeatTokens) -> JSONResponse:
     """The host ends the game: nothing more is played, and nobody wins it."""
-    return await _act(service, game_id, tokens, "end")
+    answer = await _act(service, game_id, tokens, "end")
+    game_event("game ended by its host", game=game_id)
+    return answer
 
 
 @router.post("/games/{game_id}/table/back")

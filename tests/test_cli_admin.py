@@ -1,0 +1,73 @@
+"""`shutthebox admin` (cli/admin.py) on the database a real server uses, on SQLite and
+PostgreSQL: the token made, the games listed, one ended, a name renamed and freed; and the
+admin token, used right and wrong against the server's admin view, never in its log."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from shutthebox.cli import main
+from tests.web.webserver import Server, database
+
+
+@dataclass
+class Said:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def shutthebox(capsys: pytest.CaptureFixture[str]) -> Callable[..., Said]:
+    """The command line, run in this process: its status and what it printed."""
+    def run(*arguments: str) -> Said:
+        try:
+            main(list(arguments))
+            status = 0
+        except SystemExit as stopped:
+            status = int(stopped.code or 0)
+        out, err = capsys.readouterr()
+        return Said(status, out, err)
+
+    return run
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_admin_commands_act_on_the_server_s_database_and_the_token_is_never_logged(
+        kind: str, tmp_path: Path, shutthebox: Callable[..., Said]) -> None:
+    made = shutthebox("admin", "token")
+    assert made.returncode == 0, made.stderr
+    token = made.stdout.splitlines()[0].rsplit(" ", 1)[1]
+    hashed = made.stdout.splitlines()[1].rsplit(" ", 1)[1]
+    assert hashed.startswith("sha256:") and token not in hashed
+    with database(kind, tmp_path) as url:
+        server = Server(tmp_path, database_url=url,
+                        extra=("--admin-token", hashed, "--log-level", "debug")).start()
+        try:
+            created = server.post("/api/games", {"players": [{"name": "Ann"}]})
+            game = created.json()["id"]
+            for bearer in (token, token + "x", hashed):
+                answer = httpx.get(f"{server.url}/api/admin/games?token={token}",
+                                   headers={"Authorization": f"Bearer {bearer}"})
+                assert answer.status_code == (200 if bearer == token else 403)
+            listed = shutthebox("admin", "games", "--json", "--database-url", url)
+            assert [g["id"] for g in json.loads(listed.stdout)] == [game], listed.stderr
+            ended = shutthebox("admin", "end", game, "--database-url", url)
+            assert ended.returncode == 0, ended.stderr
+            assert server.get(f"/api/games/{game}").json()["status"] == "over"
+            again = shutthebox("admin", "end", game, "--database-url", url)
+            assert again.returncode == 2 and again.stderr.count("\n") == 1
+            assert "the game is over" in again.stderr
+            for command in (["rename", "Nobody", "Eve"], ["free", "Nobody"]):
+                said = shutthebox("admin", *command, "--database-url", url)
+                assert said.returncode == 2 and "no finished game" in said.stderr
+        finally:
+            server.stop()
+    log = server.log.read_text()
+    assert "/api/admin/games" in log and token not in log and hashed not in log
