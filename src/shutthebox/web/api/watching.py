@@ -6,6 +6,7 @@ too. A live feed is one line and one request, when it ends."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 
@@ -74,8 +75,9 @@ class Watcher:
             if status >= 400:
                 metrics.refused(REASONS.get(status, str(status)))
             metrics.solver_queue(self.queue())
-        if not self.access_log or (path in QUIET and not ACCESS.isEnabledFor(10)):
-            return
+        if not self.access_log or not ACCESS.isEnabledFor(logging.INFO) or \
+                (path in QUIET and not ACCESS.isEnabledFor(logging.DEBUG)):
+            return                      # (nothing made for a line not written)
         client = scope.get("client")
         fields = {"method": method, "path": masked_path(path, scope.get("query_string", b"")),
                   "status": status, "ms": round(seconds * 1000, 1),
