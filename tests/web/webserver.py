@@ -94,13 +94,15 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Server:
-        env = {**os.environ, "SHUTTHEBOX_HOME": str(self.home)}
+        # The log file is for what went wrong: warnings and worse, unless the test says
+        # (a variable, not --log-level, so that an older release's server starts too, as
+        # the benchmarks start them side by side).
+        env = {"SHUTTHEBOX_LOG_LEVEL": "warning", **os.environ,
+               "SHUTTHEBOX_HOME": str(self.home)}
         command = [sys.executable, "-m", "shutthebox", "serve", "--port", str(self.port),
                    "--workers", str(self.workers), "--computer-delay",
                    str(self.computer_delay), "--rate-limit", str(self.rate_limit),
                    *self.extra]
-        if "--log-level" not in self.extra:     # (the log file is for what went wrong)
-            command += ["--log-level", "warning"]
         if self.database_url:
             command += ["--database-url", self.database_url]
         self.log = self.home / f"serve-{self.port}.log"   # the server's errors, if any
