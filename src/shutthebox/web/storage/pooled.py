@@ -12,6 +12,7 @@ scripts) uses the synchronous engine and its own pool.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -19,18 +20,20 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import (
+    JSON,
     DateTime,
     Insert,
     Integer,
     String,
     Text,
     bindparam,
+    cast,
     func,
     insert,
     select,
+    true,
     update,
 )
-from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.engine import Connection, Engine
 
 from shutthebox.web.codec import dumps
@@ -157,8 +160,7 @@ class PooledStore:
             return store_move(connection, move)
         params = {"game_id": move.game_id, "start": move.start,
                   "count": move.start + len(move.events), "stamp": now(),
-                  "positions": list(range(move.start, move.start + len(move.events))),
-                  "datas": [dumps(event) for event in move.events],
+                  "datas": json.dumps([dumps(event) for event in move.events]),
                   **{f"new_{name}": value for name, value in move.fields.items()}}
         if move.answer is not None:
             params.update(zip(("seat", "key", "body"), move.answer, strict=True), status=200)
@@ -207,8 +209,12 @@ def _moving_at_once(fields: frozenset[str], answer: bool) -> Insert:
     ).values(event_count=bindparam("count"), updated=bindparam("stamp"),
              **{name: bindparam(f"new_{name}") for name in sorted(fields)}
              ).returning(GAMES.c.id).cte("moved")
-    events = select(moved.c.id, func.unnest(bindparam("positions", type_=ARRAY(Integer))),
-                    func.unnest(bindparam("datas", type_=ARRAY(Text))))
+    # The events as one JSON array of their texts (a text[] parameter would have the
+    # driver escape every quote of every event with a regular expression).
+    listed = func.json_array_elements_text(cast(bindparam("datas", type_=Text), JSON)) \
+        .table_valued("value", with_ordinality="number").render_derived(name="listed")
+    events = select(moved.c.id, bindparam("start", type_=Integer) + listed.c.number - 1,
+                    listed.c.value).select_from(moved.join(listed, true()))
     statement = insert(EVENTS).from_select(["game_id", "position", "data"], events) \
         .returning(EVENTS.c.position)
     if answer:

@@ -198,8 +198,11 @@ class Announcer:
                 if self._connection is None:
                     self._connection = await psycopg.AsyncConnection.connect(
                         self.url, autocommit=True)
+                # (the payloads as a binary parameter, %b: as text, psycopg would escape
+                # every quote of their JSON with a regular expression, a third of a move's
+                # CPU on a busy server)
                 await self._connection.execute(
-                    "SELECT pg_notify(%s, payload) FROM unnest(CAST(%s AS text[])) AS payload",
+                    "SELECT pg_notify(%s, payload) FROM unnest(CAST(%b AS text[])) AS payload",
                     (NOTIFY_CHANNEL, announcements(news) + table_announcements(table)))
             except Exception:
                 log.debug("announcement failed", exc_info=True)
