@@ -291,16 +291,24 @@ def winners_line(match: Match) -> str:
     return about(names[0], N_("You win!"), N_("{name} wins!"))
 
 
-def ending_text(match: Match) -> dict[str, str | None] | None:
+def ending_text(match: Match, ended: bool = False) -> dict[str, str | None] | None:
     """How a finished match ends, as its last screen says it (None while it is played):
     ``heading`` (the score of a game alone, else who won), ``pot`` (what became of the pot;
-    None without a stake) and ``status`` (that the game is over).
+    None without a stake) and ``status`` (that the game is over). A match the host
+    ``ended`` says so, with the totals as they stood.
 
     >>> from shutthebox.match import MatchConfig
     >>> playing = Match(MatchConfig(Rules(), GameFormat.parse("single"), ("Ann", "Bo")))
     >>> ending_text(playing) is None
     True
+    >>> ending_text(playing, ended=True)["heading"]
+    'The host ended the game: nobody wins it. Totals: Ann 0, Bo 0.'
     """
+    if ended and not match.is_over:
+        totals = ", ".join(f"{name} {total}" for name, total
+                           in zip(match.players, match.totals, strict=True))
+        return {"heading": _("The host ended the game: nobody wins it. Totals: {totals}.")
+                .format(totals=totals), "pot": None, "status": _("Game over.")}
     if not match.is_over:
         return None
     names = match.players

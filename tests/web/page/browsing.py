@@ -83,6 +83,8 @@ def new_game(page: Page, server: Server, players: list[tuple[str, str]],
     """Fills the new-game form (players as (name, kind)) and starts; returns the game id."""
     page.goto(server.url)
     page.wait_for_selector("#preset option", state="attached")
+    if not page.locator("#more-options").evaluate("d => d.open"):
+        page.click("#more-options > summary")       # the full form is behind More options
     seats = page.locator("#seats li")
     while seats.count() < len(players):
         page.click("#add-seat")

@@ -6,6 +6,7 @@ import { $, el, clear, announce, pause, reducedMotion } from "../dom.js";
 import { drawDice } from "../dice.js";
 import { seen } from "../howto.js";
 import { view, fullBoard } from "./state.js";
+import { hasCompany } from "./seats.js";
 import { render, setBusy, drawTiles } from "./draw.js";
 import { showMoment, showRoundEnd } from "./moments.js";
 import { showPersonalBest } from "./coach.js";
@@ -23,6 +24,7 @@ export async function open(id, created = null) {
   close();
   view.game = null;
   view.selected.clear();
+  view.hinted = new Set();
   view.lastEnd = null;
   view.coachAt = -1;
   resetTable();
@@ -57,7 +59,7 @@ export async function open(id, created = null) {
   render();
   showPersonalBest(state);
   series.showSeries(state);
-  reactions.showButtons(state, Object.keys(api.tokensFor(id)).length > 0);
+  reactions.showButtons(state, hasCompany(state) && Object.keys(api.tokensFor(id)).length > 0);
   view.feed = api.live(id, state.event_count, receive, showProgress,
     (message) => (message.type === "reaction" ? reactions.show(message) : series.onRematch(message)),
     showPresence);
@@ -160,7 +162,7 @@ async function applyEvents(state, before, from, animate) {
     } else if (event.type === "round-end") {
       showRoundEnd(state, event);
     } else if (event.type === "winner") {
-      play("win");
+      view.justOver = true;        // the result celebrates a win (moments.js)
     }
   }
   // One sentence for screen readers: what changed (rolls, moves, whose turn), not the page.

@@ -33,3 +33,9 @@ export function myMove(state = view.game) {
   return state.status === "playing" && ["roll", "choose-dice", "shut"].includes(p.kind) &&
     p.seat !== null && p.human !== false && mySeats(state).has(p.seat);
 }
+
+/** Whether someone else is at the table (a friend's seat): reactions, presence and the
+ * host's controls are for them, not for a game alone or against the computer. */
+export function hasCompany(state = view.game) {
+  return Boolean(state) && (state.seats || []).some((s) => s.kind === "open");
+}
