@@ -1,7 +1,7 @@
 """The page as an app on a phone, in Debian's chromium against a real server: the manifest
 and its icons, Chromium's own installability check, the service worker that keeps the page's
 shell on the device, and the banner shown without a connection. Screenshots go to
-test-artifacts/screenshots/."""
+the folder named by $SHUTTHEBOX_SCREENSHOTS."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Whole games by mouse, by keyboard alone, a battle and a 12-tile game on a phone; a double
 click rolls once; a server killed mid-game resumes with its log. Any console error fails the
-test. Screenshots go to test-artifacts/screenshots/.
+test. Screenshots go to the folder named by $SHUTTHEBOX_SCREENSHOTS.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 Audio) and a buzz on a roll, a mute toggle kept on the device, silence and stillness for
 those who ask the system for less motion, and the tiles' flip. Sounds are counted through the
 browser's own AudioContext, wrapped before the page loads. Screenshots go to
-test-artifacts/screenshots/."""
+the folder named by $SHUTTHEBOX_SCREENSHOTS."""
 
 from __future__ import annotations
 

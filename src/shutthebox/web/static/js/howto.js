@@ -13,14 +13,17 @@ export function seen() {
   try { return localStorage.getItem(SEEN_KEY) === "1"; } catch { return true; }
 }
 
-/** Whether to offer "How to play" on the first screen: yes on a first visit only (offered
- * once: the next visit, or a visit after reading it, is not offered it again). */
+let offeredNow = false;      // offered on this page load: kept while the player moves about
+
+/** Whether to offer "How to play" on the first screen: on a first visit only (offered once:
+ * the next visit, or a visit after reading it, is not offered it again). */
 export function offerOnce() {
   try {
     if (seen()) return false;
-    if (localStorage.getItem(OFFERED_KEY) === "1") return sessionStorage.getItem(OFFERED_KEY) === "1";
+    if (offeredNow) return true;
+    if (localStorage.getItem(OFFERED_KEY) === "1") return false;
     localStorage.setItem(OFFERED_KEY, "1");
-    sessionStorage.setItem(OFFERED_KEY, "1");      // offered for the rest of this visit
+    offeredNow = true;
     return true;
   } catch { return false; }
 }

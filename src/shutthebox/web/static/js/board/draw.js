@@ -217,11 +217,15 @@ function drawShare(g) {
     const copy = el("button", { type: "button", on: { click: async () => {
       try { await navigator.clipboard.writeText(link); copy.textContent = t("Copied"); } catch { input.select(); copy.textContent = t("Press Ctrl+C to copy"); }
     } } }, t("Copy link"));
+    // the phone's share sheet, where the browser has one
+    const sheet = navigator.share ? el("button", { type: "button", className: "primary share-sheet", on: { click: () => {
+      navigator.share({ title: g.title, url: link }).catch(() => { /* closed without sharing */ });
+    } } }, t("Share")) : null;
     return el("div", { className: "invite" },
       el("div", {},
         el("p", {}, ...withCode(say("invite_seat", { seat: seat.seat + 1, name: seat.name }), invite.code)),
-        el("div", { className: "share-row" }, input, copy)),
-      el("img", { src: invite.qr, alt: `QR code of the link for ${seat.name}`, className: "qr", width: 160, height: 160 }));
+        el("div", { className: "share-row" }, input, sheet, copy)),
+      el("img", { src: invite.qr, alt: t("QR code of the link for {name}", { name: seat.name }), className: "qr", width: 160, height: 160 }));
   });
   fill(share, el("h2", {}, t("Invite your friends")), ...cards);
   share.hidden = false;
