@@ -148,7 +148,8 @@ export function drawTiles(state, clickable) {
     button.setAttribute("aria-pressed", view.selected.has(tile) ? "true" : "false");
     const named = marked ? (stand ? "tile_stand" : "tile_knock") : battle ? (up ? "tile_up" : "tile_down") : (up ? "tile_open" : "tile_shut");
     const label = say(named, { tile }) || String(tile);
-    button.setAttribute("aria-label", view.hinted.has(tile) && up ? `${label}, ${t("the hint's move")}` : label);
+    const hinted = t("the hint's move");
+    button.setAttribute("aria-label", view.hinted.has(tile) && up ? [label, hinted].join(", ") : label);
   }
 }
 

@@ -66,11 +66,14 @@ export function showOver(g) {
       close));
   moment.hidden = false;
   announce(heading);
-  // a win or a shut box seen as it happens (not a finished game opened later)
-  if (view.justOver && (won || (solo && (g.board || []).length === 0))) celebrate();
-  view.justOver = false;
   (again || moment.querySelector("a")).focus();
-  showAgainstPerfect(g, held);
+  // a game that ended while shown (not one opened later): the score against perfect play,
+  // and a win or a shut box celebrated
+  if (view.justOver) {
+    if (won || (solo && (g.board || []).length === 0)) celebrate();
+    showAgainstPerfect(g, held);
+  }
+  view.justOver = false;
   showSeries(g);          // the tally, with this game counted
 }
 

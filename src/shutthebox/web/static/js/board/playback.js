@@ -15,6 +15,7 @@ import * as reactions from "../reactions.js";
 import * as series from "../series.js";
 import { say, loaded } from "../sentences.js";
 import { wireTable, showPresence, resetTable } from "./table.js";
+import { t } from "../i18n.js";
 
 const STEP_PAUSE_MS = 260;
 const SPOKEN = new Set(["seat", "turn", "dice", "roll", "shut", "stand", "pass", "turn-end", "round-end", "eliminated", "winner"]);
@@ -29,6 +30,7 @@ export async function open(id, created = null) {
   view.coachAt = -1;
   resetTable();
   wireTable(receive);
+  $("view-game").classList.remove("unreachable");
   clear($("log"));
   for (const id of ["moment", "hint-panel", "share"]) { clear($(id)); $(id).hidden = true; }
   $("game-error").textContent = $("coach").textContent = $("personal-best").textContent = "";
@@ -40,7 +42,10 @@ export async function open(id, created = null) {
   if (!state || state.since !== 0) {
     try { state = await api.gameState(id, 0); } catch (error) {
       await loaded;
-      $("game-title").textContent = say("game_not_found_title");
+      const unreachable = error.status === 0;
+      // offline (the installed app, say): what needs a connection, and no board
+      $("view-game").classList.toggle("unreachable", unreachable);
+      $("game-title").textContent = unreachable ? t("This game needs a connection") : say("game_not_found_title");
       $("status").textContent = error.status === 404 ? say("game_not_found") : error.message;
       setBusy(false);
       return;
@@ -161,10 +166,11 @@ async function applyEvents(state, before, from, animate) {
       showMoment(event, line);
     } else if (event.type === "round-end") {
       showRoundEnd(state, event);
-    } else if (event.type === "winner") {
-      view.justOver = true;        // the result celebrates a win (moments.js)
     }
   }
+  // the game ended while shown: its result tells the score against perfect play, and
+  // celebrates a win (moments.js)
+  if (animate && before && before.status !== "over" && state.status === "over") view.justOver = true;
   // One sentence for screen readers: what changed (rolls, moves, whose turn), not the page.
   if (animate && spoken.length) announce(spoken.slice(-6).join(". "));
   view.playing = false;
