@@ -119,7 +119,10 @@ def test_a_whole_game_against_the_computer_by_mouse(page: Page, server: Server) 
 def test_a_whole_game_by_keyboard_alone(page: Page, server: Server) -> None:
     page.goto(server.url)
     page.wait_for_selector("#preset option", state="attached")
-    # Add a third seat and remove it, then start, by keyboard: Tab to a control, then Enter.
+    # Open More options, add a third seat and remove it, then start, by keyboard: Tab to a
+    # control, then Enter.
+    tab_to(page, "#more-options > summary")
+    page.keyboard.press("Enter")
     tab_to(page, "#add-seat")
     page.keyboard.press("Enter")
     assert page.locator("#seats li").count() == 3
@@ -149,7 +152,8 @@ def test_a_whole_game_by_keyboard_alone(page: Page, server: Server) -> None:
     shot(page, "keyboard-board")
     play_by_keyboard(page, server, game)      # against the computer: focus comes back
     assert "win" in page.inner_text("#moment h2")
-    assert page.evaluate("document.activeElement.getAttribute('href')").startswith("/review/")
+    assert page.evaluate("document.activeElement.id") == "play-again"   # over the board
+    tab_to(page, "#moment a[href^='/review/']")
     page.keyboard.press("Enter")
     page.wait_for_selector("#review table.review")
     shot(page, "keyboard-review", full_page=True)
@@ -217,7 +221,7 @@ def test_twelve_tiles_on_a_phone(browser: Browser, server: Server) -> None:
     page, errors = open_page(browser, PHONE, is_mobile=True, has_touch=True)
     game = new_game(page, server, [("Ann", "here")], "solo", preset="box-12")
     next_action(page)
-    tiles = page.locator(".tile")
+    tiles = page.locator("#tiles .tile")
     assert tiles.count() == 12
     boxes = [tiles.nth(i).bounding_box() for i in range(12)]
     assert all(b is not None for b in boxes)
