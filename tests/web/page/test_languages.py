@@ -1,7 +1,8 @@
 """The page in each language, in Chromium, at 360 and 1280 px: the board of a game being
 played speaks the language (its own words and the server's sentences), Arabic is laid out
 right to left, nothing scrolls sideways, axe finds no serious or critical violation, and a
-screenshot of each is kept (``language-<code>-<width>.png``, in the folder named by ``$SHUTTHEBOX_SCREENSHOTS``). The
+screenshot of each is kept (``language-<code>-<width>.png``, in the folder named by
+``$SHUTTHEBOX_SCREENSHOTS``). The
 language menu changes the language and the device remembers it.
 """
 

@@ -4,7 +4,8 @@ links, and every board shows who is at the table; Bo closes his page mid-game, e
 marks him gone, his clock runs out three times and the computer plays his seat; he opens
 the game again and takes his seat back; Ann pauses the clock with her host's button, and
 Bo plays his move himself. Only Ann, the host, has the host's controls. Screenshots go to
-the folder named by $SHUTTHEBOX_SCREENSHOTS (table-presence, table-friend-left, table-seat-to-computer,
+the folder named by $SHUTTHEBOX_SCREENSHOTS (table-presence, table-friend-left,
+table-seat-to-computer,
 table-friend-back, table-bo-plays-again, table-host-360).
 """
 

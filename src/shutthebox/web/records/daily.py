@@ -34,8 +34,8 @@ from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import _, ngettext
 from shutthebox.match import Match
-from shutthebox.rules import PRESETS
 from shutthebox.narration import preset_text, rules_text, tell
+from shutthebox.rules import PRESETS
 from shutthebox.strategies import format_move
 from shutthebox.tiles import mask_of, tiles_of
 from shutthebox.turn import Phase
