@@ -113,7 +113,7 @@ def test_the_browser_language_chooses_when_nothing_was_chosen(
 ENGLISH = {"you", "roll", "rolled", "shut", "tile", "tiles", "die", "dice", "game", "games",
            "easy", "medium", "hard", "highest-first", "classic", "pub", "children", "family",
            "lever", "cards", "round", "rounds", "wins", "friend", "player", "players", "hint",
-           "clear", "turn", "computer", "daily", "rules", "options", "play"}
+           "clear", "turn", "computer", "daily", "rules", "play"}
 SHARED = {"de": {"die", "computer"}, "fr": set(), "es": set(), "ar": set()}
 # Every text a reader meets: the page's text, the menus' choices, the labels for screen readers.
 TEXTS = """() => [document.body.innerText, document.title,
@@ -127,7 +127,7 @@ def english_left(page: Page, code: str) -> set[str]:
     with speaking(code):
         name = _("Shut the Box")           # the game's name, as the language says it
     text = str(page.evaluate(TEXTS)).replace(name, " ").replace("Shut the Box", " ")
-    words = set(re.findall(r"[A-Za-z][A-Za-z-]*", text.lower()))
+    words = set(re.findall(r"[^\W\d_][\w-]*", text.lower()))
     return (words & ENGLISH) - SHARED[code]
 
 

@@ -5,7 +5,7 @@ import * as api from "../api.js";
 import { $, el, fill, clear, setUsable } from "../dom.js";
 import { drawDice } from "../dice.js";
 import { view, selectionIsLegal } from "./state.js";
-import { mySeats, seatKind, myMove, hasCompany } from "./seats.js";
+import { mySeats, seatKind, myMove, hasCompany, shownName } from "./seats.js";
 import { showOver } from "./moments.js";
 import { toggle } from "./input.js";
 import { updateCoach } from "./coach.js";
@@ -184,7 +184,7 @@ function drawPlayers(g) {
     const note = [kind, you].filter(Boolean).join(" · ");
     const score = g.round_scores ? g.round_scores[String(seat)] : undefined;
     return el("tr", { className: classes.join(" ") },
-      el("th", { scope: "row" }, el("span", { className: "name" }, info.name || player.name), note ? el("small", {}, ` ${note}`) : null,
+      el("th", { scope: "row" }, el("span", { className: "name" }, shownName(info.name || player.name)), note ? el("small", {}, ` ${note}`) : null,
         presenceMark(g, seat, info),
         g.pending.seat === seat && g.status === "playing" ? el("span", { className: "visually-hidden" }, " " + t("(to play)")) : null),
       battle ? el("td", {}, say(seat === 0 ? "role_knock" : "role_stand")) : el("td", {}, score === undefined ? "–" : String(score)),

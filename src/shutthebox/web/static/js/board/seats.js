@@ -5,11 +5,16 @@ import * as api from "../api.js";
 import { view } from "./state.js";
 import { t } from "../i18n.js";
 
+/** A seat's name as the page shows it: the reader's own seat ("You") in the page's language. */
+export function shownName(name) {
+  return name === "You" ? t("You") : name;
+}
+
 export function nameOf(state, seat) {
   const seats = state.seats || [];
   const fromSeats = seats.find((s) => s.seat === seat);
-  if (fromSeats && fromSeats.name) return fromSeats.name;
-  return (state.players && state.players[seat] && state.players[seat].name) || t("Seat {number}", { number: seat + 1 });
+  if (fromSeats && fromSeats.name) return shownName(fromSeats.name);
+  return shownName((state.players && state.players[seat] && state.players[seat].name) || t("Seat {number}", { number: seat + 1 }));
 }
 
 export function mySeats(state = view.game) {
