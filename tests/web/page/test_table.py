@@ -74,6 +74,7 @@ def test_a_friend_leaves_the_clock_hands_his_seat_to_the_computer_and_he_takes_i
     ann, ann_errors = open_page(browser)
     ann.goto(server.url)
     ann.wait_for_selector("#clock option", state="attached")
+    ann.click("#more-options > summary")
     offered = ann.eval_on_selector_all("#clock option", "(options) => options.map(o => o.value)")
     assert offered[0] == "0" and len(offered) >= 3          # off, or seconds a move
     # a clock shorter than the form offers, for a test that waits for three timeouts

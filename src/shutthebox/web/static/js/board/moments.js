@@ -2,7 +2,7 @@
 
 import * as api from "../api.js";
 import { $, el, fill, announce, reducedMotion } from "../dom.js";
-import { nameOf, mySeats } from "./seats.js";
+import { nameOf, mySeats, hasCompany } from "./seats.js";
 import { view } from "./state.js";
 import { play } from "../sound.js";
 import { say } from "../sentences.js";
@@ -71,7 +71,8 @@ export function showOver(g) {
   // and a win or a shut box celebrated
   if (view.justOver) {
     if (won || (solo && (g.board || []).length === 0)) celebrate();
-    showAgainstPerfect(g, held);
+    // (a table of friends has the review's link: one review asked at a time per client)
+    if (!hasCompany(g)) showAgainstPerfect(g, held);
   }
   view.justOver = false;
   showSeries(g);          // the tally, with this game counted

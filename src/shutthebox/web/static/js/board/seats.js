@@ -42,5 +42,7 @@ export function myMove(state = view.game) {
 /** Whether someone else is at the table (a friend's seat): reactions, presence and the
  * host's controls are for them, not for a game alone or against the computer. */
 export function hasCompany(state = view.game) {
-  return Boolean(state) && (state.seats || []).some((s) => s.kind === "open");
+  if (!state) return false;
+  const held = mySeats(state);
+  return (state.seats || []).some((s) => s.kind === "open" || (s.kind !== "computer" && !held.has(s.seat)));
 }
