@@ -105,6 +105,19 @@ def title_text(fmt: GameFormat, round_number: int | None, stake: int, pot: int) 
                                             pot=format_money(pot))
 
 
+PRESET_NAMES: Mapping[str, str] = {
+    "classic": N_("classic"), "pub": N_("pub"), "pub-digits": N_("pub, scored in digits"),
+    "cards": N_("cards"), "family-12": N_("family"),
+    "family-12-faces": N_("family, the dice's faces"), "lever-9": N_("lever box"),
+    "lever-12": N_("lever box"), "encyclopedia": N_("encyclopedia"),
+    "covered": N_("covered tiles"), "children": N_("children"),
+    "children-one-die": N_("children, one die"),
+    "children-two-tiles": N_("children, two tiles at most"),
+    "children-digits": N_("children, scored in digits"), "box-12": N_("twelve-tile box"),
+}
+"""Each rule set's name in words (the API and the command line take the name itself)."""
+
+
 def preset_text(preset: Preset) -> dict[str, str]:
     """A named rule set as the new-game form offers it: ``text`` (its name and tiles) and
     ``summary`` (its rules in the words of its rule sheet, as the terminal prints them).
@@ -113,8 +126,8 @@ def preset_text(preset: Preset) -> dict[str, str]:
     >>> preset_text(PRESETS["classic"])["text"]
     'classic (9 tiles)'
     """
-    return {"text": _("{name} ({tiles} tiles)").format(name=preset.name,
-                                                       tiles=preset.rules.tiles),
+    name = _(PRESET_NAMES[preset.name]) if preset.name in PRESET_NAMES else preset.name
+    return {"text": _("{name} ({tiles} tiles)").format(name=name, tiles=preset.rules.tiles),
             "summary": _(preset.summary)}
 
 
@@ -291,16 +304,24 @@ def winners_line(match: Match) -> str:
     return about(names[0], N_("You win!"), N_("{name} wins!"))
 
 
-def ending_text(match: Match) -> dict[str, str | None] | None:
+def ending_text(match: Match, ended: bool = False) -> dict[str, str | None] | None:
     """How a finished match ends, as its last screen says it (None while it is played):
     ``heading`` (the score of a game alone, else who won), ``pot`` (what became of the pot;
-    None without a stake) and ``status`` (that the game is over).
+    None without a stake) and ``status`` (that the game is over). A match the host
+    ``ended`` says so, with the totals as they stood.
 
     >>> from shutthebox.match import MatchConfig
     >>> playing = Match(MatchConfig(Rules(), GameFormat.parse("single"), ("Ann", "Bo")))
     >>> ending_text(playing) is None
     True
+    >>> ending_text(playing, ended=True)["heading"]
+    'The host ended the game: nobody wins it. Totals: Ann 0, Bo 0.'
     """
+    if ended and not match.is_over:
+        totals = ", ".join(f"{name} {total}" for name, total
+                           in zip(match.players, match.totals, strict=True))
+        return {"heading": _("The host ended the game: nobody wins it. Totals: {totals}.")
+                .format(totals=totals), "pot": None, "status": _("Game over.")}
     if not match.is_over:
         return None
     names = match.players

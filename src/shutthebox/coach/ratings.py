@@ -185,16 +185,17 @@ def likeness(rating: float) -> str:
     """What a rating is like, by the computer players' fixed ratings.
 
     >>> likeness(1500.0)
-    'plays like the medium computer (highest-first, 1500)'
+    'plays like the medium computer (1500)'
     >>> likeness(1700.0)
-    'plays better than the hard computer (optimal, 1509)'
+    'plays better than the hard computer (1509)'
     """
     ladder = sorted(COMPUTER_RATINGS.items(), key=lambda kv: kv[1])
     nearest, value = min(ladder, key=lambda kv: abs(kv[1] - rating))
 
     def named(strategy: str, at: float) -> str:
         strength = STRENGTH_OF.get(strategy)
-        return (_("the {strength} computer ({strategy}, {rating})") if strength else
+        # a strength in the reader's words; the strategy's own name only for the others
+        return (_("the {strength} computer ({rating})") if strength else
                 _("the {strategy} computer ({rating})")).format(
             strength=_(strength) if strength else "", strategy=strategy, rating=f"{at:.0f}")
 

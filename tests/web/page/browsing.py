@@ -8,6 +8,7 @@ The fixtures that start chromium and the server are in the conftest files
 
 from __future__ import annotations
 
+import os
 import time
 import uuid
 from pathlib import Path
@@ -20,7 +21,7 @@ from playwright.sync_api import Browser, Page, ViewportSize
 from tests.web.webserver import Server
 
 CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[3] / "test-artifacts" / "screenshots"
+SHOTS_VARIABLE = "SHUTTHEBOX_SCREENSHOTS"     # a folder to keep the screenshots in, if set
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
@@ -71,10 +72,19 @@ def tokens_of(page: Page, game: str) -> dict[str, str]:
     return found
 
 
-def shot(page: Page, name: str, full_page: bool = False) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
+def shot(page: Page, name: str, full_page: bool = False, folder: Path | None = None) -> None:
+    """A screenshot of the page into ``folder`` (the test's temporary folder) and, when the
+    environment variable ``SHUTTHEBOX_SCREENSHOTS`` names a folder, there too; never into
+    the repository."""
+    kept = os.environ.get(SHOTS_VARIABLE)
+    folders = [f for f in (folder, Path(kept) if kept else None) if f is not None]
+    if not folders:
+        return
     page.wait_for_timeout(400)                 # let the tiles' flip finish
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full_page)
+    picture = page.screenshot(full_page=full_page)
+    for where in folders:
+        where.mkdir(parents=True, exist_ok=True)
+        (where / f"{name}.png").write_bytes(picture)
 
 
 def new_game(page: Page, server: Server, players: list[tuple[str, str]],
@@ -83,6 +93,8 @@ def new_game(page: Page, server: Server, players: list[tuple[str, str]],
     """Fills the new-game form (players as (name, kind)) and starts; returns the game id."""
     page.goto(server.url)
     page.wait_for_selector("#preset option", state="attached")
+    if not page.locator("#more-options").evaluate("d => d.open"):
+        page.click("#more-options > summary")       # the full form is behind More options
     seats = page.locator("#seats li")
     while seats.count() < len(players):
         page.click("#add-seat")

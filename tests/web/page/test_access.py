@@ -118,6 +118,7 @@ def test_no_page_scrolls_sideways_at_360_px(browser: Browser, server: Server,
             wide[view] = width
     page.goto(server.url)
     page.wait_for_selector(READY["new"], state="attached")
+    page.click("#more-options > summary")
     page.locator("#seats li .seat-name").first.fill(LONG_NAME)
     page.click("#add-seat")
     width = page.evaluate("[document.documentElement.scrollWidth, "

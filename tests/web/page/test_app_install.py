@@ -1,7 +1,7 @@
 """The page as an app on a phone, in Debian's chromium against a real server: the manifest
 and its icons, Chromium's own installability check, the service worker that keeps the page's
 shell on the device, and the banner shown without a connection. Screenshots go to
-test-artifacts/screenshots/."""
+the folder named by $SHUTTHEBOX_SCREENSHOTS."""
 
 from __future__ import annotations
 
@@ -130,6 +130,14 @@ def test_the_page_opens_from_the_cache_and_says_when_the_network_is_gone(
     # back online, the page loads by itself what it could not: the players' list
     phone.wait_for_selector("#stats-players .error", state="detached")
     assert phone.inner_text("#stats-players").strip() != ""
+    # a game's page opened without a connection says the game needs one: no board, no action
+    phone.context.set_offline(True)
+    phone.goto(server.url + "/games/" + "0" * 32)
+    phone.wait_for_selector("#view-game.unreachable")
+    assert phone.locator("#controls button:visible").count() == 0
+    assert phone.is_hidden("#tiles") and phone.is_visible("#offline")
+    assert "connection" in phone.inner_text("#game-title")
+    phone.context.set_offline(False)
 
 
 def test_a_new_version_gets_a_new_cache() -> None:

@@ -2,7 +2,7 @@
 Audio) and a buzz on a roll, a mute toggle kept on the device, silence and stillness for
 those who ask the system for less motion, and the tiles' flip. Sounds are counted through the
 browser's own AudioContext, wrapped before the page loads. Screenshots go to
-test-artifacts/screenshots/."""
+the folder named by $SHUTTHEBOX_SCREENSHOTS."""
 
 from __future__ import annotations
 
@@ -99,7 +99,7 @@ def test_reduced_motion_is_silent_and_still_unless_sound_is_chosen(browser: Brow
     page, errors = opened(browser, reduced_motion="reduce")
     game = new_game(page, server, [("Bea", "here")])
     assert not page.is_checked("#sound-toggle")
-    page.evaluate("document.querySelector('.tile').classList.add('flip')")
+    page.evaluate("document.querySelector('#tiles .tile').classList.add('flip')")
     page.evaluate("document.querySelector('#moment').classList.add('final')")
     assert page.evaluate(ANIMATION_OF, ".tile.flip") == ["none", "0s", "0s"]
     page.evaluate(WATCH_MOTION)
@@ -118,7 +118,7 @@ def test_reduced_motion_is_silent_and_still_unless_sound_is_chosen(browser: Brow
 def test_tiles_flip_and_dice_tumble_with_motion(browser: Browser, server: Server) -> None:
     page, errors = opened(browser)
     game = new_game(page, server, [("Cy", "here")])
-    page.evaluate("document.querySelector('.tile').classList.add('flip')")
+    page.evaluate("document.querySelector('#tiles .tile').classList.add('flip')")
     name, duration, _ = page.evaluate(ANIMATION_OF, ".tile.flip")
     assert name == "flip" and duration != "0s"
     # as the events play out, the dice tumble and a shut tile flips

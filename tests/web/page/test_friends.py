@@ -1,7 +1,7 @@
 """Online play in the page, as friends would: one browser creates a game with an open seat,
 another joins by the link on a phone, both see each other's rolls live, a reload keeps the
 seat, and a spectator sees the board without controls. Screenshots of the lobby, the join
-page and both boards go to test-artifacts/screenshots/.
+page and both boards go to the folder named by $SHUTTHEBOX_SCREENSHOTS.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 own: they join a game by its links, send each other reactions (the time each takes to reach
 the other boards is measured and printed), finish, and one presses "Play again": the next
 game reaches every screen with each friend's own seat, the order rotated, and the tally of
-the series. Screenshots go to test-artifacts/screenshots/.
+the series. Screenshots go to the folder named by $SHUTTHEBOX_SCREENSHOTS.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ links, and every board shows who is at the table; Bo closes his page mid-game, e
 marks him gone, his clock runs out three times and the computer plays his seat; he opens
 the game again and takes his seat back; Ann pauses the clock with her host's button, and
 Bo plays his move himself. Only Ann, the host, has the host's controls. Screenshots go to
-test-artifacts/screenshots/ (table-presence, table-friend-left, table-seat-to-computer,
+the folder named by $SHUTTHEBOX_SCREENSHOTS (table-presence, table-friend-left,
+table-seat-to-computer,
 table-friend-back, table-bo-plays-again, table-host-360).
 """
 
@@ -74,6 +75,7 @@ def test_a_friend_leaves_the_clock_hands_his_seat_to_the_computer_and_he_takes_i
     ann, ann_errors = open_page(browser)
     ann.goto(server.url)
     ann.wait_for_selector("#clock option", state="attached")
+    ann.click("#more-options > summary")
     offered = ann.eval_on_selector_all("#clock option", "(options) => options.map(o => o.value)")
     assert offered[0] == "0" and len(offered) >= 3          # off, or seconds a move
     # a clock shorter than the form offers, for a test that waits for three timeouts

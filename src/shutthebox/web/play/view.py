@@ -158,7 +158,7 @@ def _moving(loaded: LoadedGame, since: int) -> dict[str, Any]:
     common["payouts"] = {str(s): v for s, v in match.payouts.items()}
     common["score_text"] = score_text(match.round_scores.get(0, match.totals[0])) \
         if over and len(seats) == 1 else None
-    common["ending"] = ending_text(match) if over else None
+    common["ending"] = ending_text(match, ended) if over or ended else None
     return common
 
 

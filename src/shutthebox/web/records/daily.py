@@ -34,7 +34,8 @@ from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import _, ngettext
 from shutthebox.match import Match
-from shutthebox.narration import rules_text, tell
+from shutthebox.narration import preset_text, rules_text, tell
+from shutthebox.rules import PRESETS
 from shutthebox.strategies import format_move
 from shutthebox.tiles import mask_of, tiles_of
 from shutthebox.turn import Phase
@@ -134,8 +135,9 @@ def turn_state(box: DailyBox, match: Match) -> dict[str, Any]:
     seats = [Seat(0, SeatKind.HERE, match.players[0])]
     said = [told.text for told in (tell(e, match) for e in match.events) if told is not None]
     return {"day": box.day.isoformat(), "preset": box.preset,
-            "title": _("The daily box of {day}: {preset}").format(day=box.day.isoformat(),
-                                                                   preset=box.preset),
+            "title": _("The daily box of {day}: {preset}").format(
+                day=box.day.isoformat(), preset=preset_text(PRESETS[box.preset])["text"]
+                if box.preset in PRESETS else box.preset),
             "rules_text": rules_text(box.rules),
             "intro": _("Everyone who plays today's box gets the same dice, roll by roll, so "
                        "scores compare fairly. At the end you see your score, what perfect "

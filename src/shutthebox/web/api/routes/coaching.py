@@ -79,6 +79,15 @@ async def coach(game_id: str, service: ServiceDep, work: WorkDep, client: Client
     return answer
 
 
+@router.get("/how-to-play")
+def how_to_play_usual() -> dict[str, Any]:
+    """The usual game's rules (the server's rules when none are chosen, one round) in words,
+    section by section: the first screen's "How to play", before any game is made."""
+    from shutthebox.guide import how_to_play as guide
+
+    return {"format": "single", "sections": [s.to_dict() for s in guide(Rules(), "single")]}
+
+
 @router.get("/games/{game_id}/how-to-play")
 async def how_to_play(game_id: str, service: ServiceDep) -> dict[str, Any]:
     """The game's rules and format in words, section by section (the page's "How to

@@ -18,7 +18,7 @@ from shutthebox import __version__
 STATIC = Path(__file__).parents[2] / "static"
 DOCS = Path(__file__).parents[2] / "docs"
 PAGE_ROUTES = ("/", "/join/{code}", "/games/{game_id}", "/history", "/stats",
-               "/review/{game_id}", "/how-to-play/{game_id}", "/daily")
+               "/review/{game_id}", "/how-to-play", "/how-to-play/{game_id}", "/daily")
 
 router = APIRouter(include_in_schema=False)
 

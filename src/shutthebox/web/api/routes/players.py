@@ -42,8 +42,12 @@ async def player_stats(service: GameService, work: SolverWork, name: str,
 
 @router.get("/players")
 def players(service: ServiceDep) -> list[dict[str, Any]]:
-    """Everyone with a finished game."""
-    return finished_players(service.engine)
+    """Everyone with a finished game, with how many (``games``, and ``games_text`` in
+    words)."""
+    from shutthebox.language import ngettext
+
+    return [{**p, "games_text": ngettext("{count} game", "{count} games", p["games"])
+             .format(count=p["games"])} for p in finished_players(service.engine)]
 
 
 @router.get("/stats")

@@ -138,7 +138,8 @@ export function tableAction(id, action, seat, body = {}) {
 export const hint = (id) => request(`/api/games/${encodeURIComponent(id)}/hint`, { headers: bearer(anyToken(id)) });
 export const coach = (id) => request(`/api/games/${encodeURIComponent(id)}/coach`, { headers: bearer(anyToken(id)) });
 export const review = (id) => request(`/api/games/${encodeURIComponent(id)}/review`);
-export const howToPlay = (id) => request(`/api/games/${encodeURIComponent(id)}/how-to-play`);
+/** The rules of a game, or (no id) of the usual game, the first screen's. */
+export const howToPlay = (id) => request(id ? `/api/games/${encodeURIComponent(id)}/how-to-play` : "/api/how-to-play");
 
 /** Plays a finished game again (or takes this browser's seats in its next game): the seats'
  * new tokens are kept under the new game. */

@@ -8,5 +8,5 @@
 // itself), moments (a shut box, a round's end, the match's end), input (buttons and keys),
 // coach (hint, coach line, personal best).
 
-export { init } from "./board/input.js";
+export { init, rollNow } from "./board/input.js";
 export { open, close, receive, isOpen } from "./board/playback.js";

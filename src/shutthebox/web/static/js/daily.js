@@ -6,7 +6,9 @@
 
 import { request } from "./api.js";
 import { valueChart } from "./chart.js";
-import { $, el, fill } from "./dom.js";
+import { $, el, fill, announce } from "./dom.js";
+import { drawDice } from "./dice.js";
+import { play } from "./sound.js";
 import { t } from "./i18n.js";
 
 const TOKEN_KEY = "shutthebox.daily-token";
@@ -25,6 +27,7 @@ let moves = [];
 let day = null;
 let picked = new Set();
 let lastTable = null;
+let shownRoll = "";       // the roll on the felt: a new one tumbles, with its sound
 
 export async function show() {
   moves = [];
@@ -35,6 +38,7 @@ export async function show() {
   try { state = await request("/api/daily"); } catch (error) { fill(box, el("p", { className: "error" }, error.message)); return; }
   day = state.day;
   lastTable = null;
+  shownRoll = "";
   draw(state);
   try { lastTable = await request(`/api/daily/results?day=${encodeURIComponent(day)}`); } catch { /* shown when it comes */ }
   if (lastTable) showTable(lastTable);
@@ -51,7 +55,9 @@ async function send(move) {
   }
   moves = next;
   picked = new Set();
+  if (Array.isArray(move)) play("shut");
   draw(state);
+  announce(state.log.slice(-2).join(". "));        // the move, and the roll after it
 }
 
 function draw(state, focusTile = null) {
@@ -59,23 +65,38 @@ function draw(state, focusTile = null) {
   const pending = state.pending;
   const open = new Set(state.board);
   const shutting = state.status === "playing" && pending.kind === "shut";
-  const tiles = el("div", { className: "daily-tiles", role: "group", "aria-label": t("Tiles") },
+  // the real board: the box's tiles, and the dice on the felt
+  const tiles = el("div", { className: `tiles daily-tiles${state.tiles > 6 ? " many" : ""}`, role: "group", "aria-label": t("Tiles") },
     ...Array.from({ length: state.tiles }, (_, i) => i + 1).map((tile) => el("button", {
-      type: "button", className: `daily-tile${open.has(tile) ? "" : " down"}`, "data-tile": tile,
+      type: "button", className: `tile daily-tile${open.has(tile) ? "" : " down"}${picked.has(tile) ? " picked" : ""}`, "data-tile": tile,
       "aria-pressed": picked.has(tile) ? "true" : "false", disabled: !open.has(tile) || !shutting,
-      on: { click: () => { if (picked.has(tile)) picked.delete(tile); else picked.add(tile); draw(state, tile); } },
-    }, String(tile))));
+      on: { click: () => {
+        if (picked.has(tile)) picked.delete(tile); else picked.add(tile);
+        draw(state, tile);
+        const sum = [...picked].reduce((a, b) => a + b, 0);
+        announce(picked.size ? `${[...picked].sort((a, b) => a - b).join(" + ")} = ${sum}` : pending.prompt || "");
+      } },
+    }, el("span", { className: "tile-label" }, String(tile)))));
+  tiles.style.setProperty("--tiles", String(state.tiles));
+  tiles.style.setProperty("--half", String(Math.ceil(state.tiles / 2)));
+  const dice = el("div", { className: "dice", id: "daily-dice" });
+  const roll = shutting && pending.roll ? pending.roll : null;
+  const fresh = roll !== null && JSON.stringify(roll) !== shownRoll;
+  shownRoll = roll ? JSON.stringify(roll) : shownRoll;
+  if (fresh) play("roll");
+  drawDice(dice, roll, { rolling: fresh });
+  const board = el("div", { className: "box", role: "group", "aria-label": t("The box") }, tiles, dice);
   const controls = state.status !== "playing" ? null : pending.kind === "choose-dice"
     ? el("div", { className: "controls" }, ...pending.dice_choices.map((n) =>
-      el("button", { type: "button", className: "primary", "data-dice": n, on: { click: () => send(n) } }, `${n} ${n === 1 ? "die" : "dice"}`)))
+      el("button", { type: "button", className: "primary", "data-dice": n, on: { click: () => send(n) } }, n === 1 ? t("Roll one die") : t("Roll two dice"))))
     : el("div", { className: "controls" }, el("button", { type: "button", id: "daily-shut", className: "primary",
       on: { click: () => send([...picked].sort((a, b) => b - a)) } }, t("Shut")));
   fill($("daily"),
     el("h2", {}, state.title),
     el("p", {}, state.intro),
-    el("p", { className: "note" }, state.rules_text),
-    tiles,
-    pending.text ? el("p", { id: "daily-status", className: "status" }, pending.text) : null,
+    el("details", { className: "note" }, el("summary", {}, t("The rules")), el("p", {}, state.rules_text)),
+    board,
+    pending.text ? el("p", { id: "daily-status", className: "status" }, pending.prompt || pending.text) : null,
     controls,
     el("p", { id: "daily-error", className: "error", role: "alert" }),
     state.result ? finished(state.result) : null,

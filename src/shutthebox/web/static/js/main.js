@@ -24,7 +24,7 @@ function showView(name) {
   if (name !== "game") board.close();
 }
 
-async function route(created = null, first = false) {
+async function route(created = null, first = false, then = {}) {
   const path = location.pathname;
   const params = new URLSearchParams(location.search);
   let match;
@@ -36,16 +36,17 @@ async function route(created = null, first = false) {
     showView("game");
     document.title = t("Shut the Box: game");
     await board.open(decodeURIComponent(match[1]), created);
+    if (then.roll) board.rollNow();      // the first screen's Roll: the game is made, and rolled
     return;
   }
   if ((match = path.match(/^\/join\/([^/]+)$/))) {
     showView("join");
     document.title = t("Shut the Box: join a game");
     await join.show(decodeURIComponent(match[1]));
-  } else if ((match = path.match(/^\/how-to-play\/([^/]+)$/))) {
+  } else if ((match = path.match(/^\/how-to-play(?:\/([^/]+))?$/))) {
     showView("howto");
     document.title = t("Shut the Box: how to play");
-    await howTo.show(decodeURIComponent(match[1]));
+    await howTo.show(match[1] ? decodeURIComponent(match[1]) : null);
   } else if ((match = path.match(/^\/review\/([^/]+)$/))) {
     showView("review");
     document.title = t("Shut the Box: review");
@@ -69,15 +70,16 @@ async function route(created = null, first = false) {
   }
   if (!first) {
     const heading = document.querySelector(".view:not([hidden]) h1");
-    if (heading && !document.activeElement?.closest(".view:not([hidden]) form")) heading.focus({ preventScroll: false });
+    if (heading && !document.activeElement?.closest(".view:not([hidden]) form, #quick-roll")) heading.focus({ preventScroll: false });
   }
 }
 
-/** Goes to a page of the app; `created` hands a new game's first state to the board. */
-function navigate(path, created = null) {
+/** Goes to a page of the app; `created` hands a new game's first state to the board, and
+ * `then.roll` rolls at once. */
+function navigate(path, created = null, then = {}) {
   history.pushState(null, "", path);
   window.scrollTo(0, 0);
-  return route(created);
+  return route(created, false, then);
 }
 
 document.addEventListener("click", (event) => {

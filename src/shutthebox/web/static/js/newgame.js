@@ -1,9 +1,17 @@
-// The new-game screen: players (here, computer, or a friend's seat), rules, format, stake.
+// The first screen: the box, ready to roll against the computer (one tap makes the game and
+// rolls), "Play with a friend" (one tap to the invitation), "How to play", and behind "More
+// options" the full form: players (here, computer, or a friend's seat), rules, format, stake.
 // The choices of each rule and format come from the server, in its words.
 
 import * as api from "./api.js";
-import { $, el } from "./dom.js";
+import { $, el, fill } from "./dom.js";
+import { drawDice } from "./dice.js";
 import { t } from "./i18n.js";
+import { offerOnce } from "./howto.js";
+
+const STRENGTH_KEY = "shutthebox.strength";
+const STRENGTHS = [["easy", t("easy")], ["medium", t("medium")], ["hard", t("hard (perfect play)")]];
+const QUICK_TILES = 9;        // the usual box (the server's rules when none are chosen)
 
 const KINDS = [
   ["here", t("Here, on this screen")],
@@ -28,13 +36,65 @@ export function init(go) {
   $("format").addEventListener("change", updateNumber);
   $("new-game").addEventListener("submit", start);
   addSeat("You", "here");   // the name the server speaks to in the second person, in every language
-  addSeat(t("Computer"), "computer:hard");
+  addSeat(t("Computer"), "computer:medium");
   updateNumber();
   ready = loadChoices().then(loadPresets);
+  initQuick();
 }
 
 export async function show() {
+  drawQuick();
+  $("how-to-offer").hidden = !offerOnce();
+  if (!$("more-options").open) $("quick-roll").focus();     // Enter rolls: no Tab at all
   await ready;
+}
+
+function storedStrength() {
+  try { return localStorage.getItem(STRENGTH_KEY) || "medium"; } catch { return "medium"; }
+}
+
+function initQuick() {
+  const strength = $("quick-strength");
+  fill(strength, ...STRENGTHS.map(([value, text]) => el("option", { value }, text)));
+  strength.value = STRENGTHS.some(([value]) => value === storedStrength()) ? storedStrength() : "medium";
+  strength.addEventListener("change", () => { try { localStorage.setItem(STRENGTH_KEY, strength.value); } catch { /* this visit only */ } });
+  $("quick-roll").addEventListener("click", () => quickStart(
+    [{ name: "You", kind: "here" }, { name: t("Computer"), kind: "computer", computer: strength.value }], true));
+  $("quick-friend").addEventListener("click", () => quickStart(
+    [{ name: "You", kind: "here" }, { name: t("Friend"), kind: "open" }], false));
+}
+
+/** The box of the first screen: every tile up, no dice yet (the game starts with the tap). */
+function drawQuick() {
+  const tiles = $("quick-tiles");
+  if (!tiles.children.length) {
+    tiles.style.setProperty("--tiles", String(QUICK_TILES));
+    tiles.style.setProperty("--half", String(Math.ceil(QUICK_TILES / 2)));
+    tiles.setAttribute("aria-hidden", "true");
+    tiles.classList.add("many");
+    for (let n = 1; n <= QUICK_TILES; n++) tiles.append(el("span", { className: "tile" }, el("span", { className: "tile-label" }, String(n))));
+  }
+  drawDice($("quick-dice"), null);
+}
+
+let starting = false;
+
+/** One tap: the game is made (against the computer, or with a friend's seat), and the board
+ * rolls at once (`roll`) or shows the invitation. */
+async function quickStart(players, roll) {
+  if (starting) return;
+  starting = true;
+  $("quick-error").textContent = "";
+  for (const id of ["quick-roll", "quick-friend"]) $(id).setAttribute("aria-busy", "true");
+  try {
+    const state = await api.createGame({ players, format: "single" });
+    await navigate(`/games/${state.id}`, state, { roll });
+  } catch (problem) {
+    $("quick-error").textContent = problem.message;
+  } finally {
+    starting = false;
+    for (const id of ["quick-roll", "quick-friend"]) $(id).removeAttribute("aria-busy");
+  }
 }
 
 function addSeat(name, kind) {

@@ -20,7 +20,7 @@ export async function show(name) {
   }
   fill(list, el("h2", {}, t("Players")), el("ul", { className: "chips" }, ...players.map((p) => el("li", {},
     el("a", { href: `/stats?player=${encodeURIComponent(p.name)}`, "data-link": "", className: `chip${p.name === name ? " current" : ""}`,
-      "aria-current": p.name === name ? "page" : null }, el("span", { className: "name" }, p.name), el("small", {}, ` ${p.games} ${p.games === 1 ? "game" : "games"}`))))));
+      "aria-current": p.name === name ? "page" : null }, el("span", { className: "name" }, p.name), el("small", {}, ` ${p.games_text}`))))));
   if (name === null || name === undefined) { fill(box, el("p", { className: "note" }, t("Choose a player to see their record."))); return; }
   if (!players.some((p) => p.name === name)) {
     fill(box, el("p", { className: "empty" }, t("No finished games for “{name}” yet. Choose a player from the list.", { name })));

@@ -2,7 +2,8 @@
 // player's personal best.
 
 import * as api from "../api.js";
-import { $, el, fill } from "../dom.js";
+import { $, el, fill, announce } from "../dom.js";
+import { render } from "./draw.js";
 import { view } from "./state.js";
 import { myMove } from "./seats.js";
 import { say } from "../sentences.js";
@@ -14,6 +15,7 @@ export async function showHint() {
   if (view.game.pending.kind === "roll") {
     fill(panel, el("p", {}, say("hint_roll_first")));
     panel.hidden = false;
+    announce(say("hint_roll_first"));
     return;
   }
   try {
@@ -21,6 +23,7 @@ export async function showHint() {
     if (!hint.options || !hint.options.length) {
       fill(panel, el("p", {}, hint.message || say("hint_nothing")));
       panel.hidden = false;
+      announce(hint.message || say("hint_nothing"));
       return;
     }
     const percent = (v) => `${(v * 100).toFixed(2)} %`;
@@ -40,6 +43,10 @@ export async function showHint() {
         el("tbody", {}, ...rows)),
       hint.message ? el("p", { className: "note" }, hint.message) : null);
     panel.hidden = false;
+    // the best move on the board itself (its tiles ringed), and read out
+    view.hinted = new Set(hint.options[0].tiles || []);
+    render();
+    announce(t("Hint: {move}", { move: hint.options[0].text }));
   } catch (error) { $("game-error").textContent = error.message; }
 }
 

@@ -5,7 +5,7 @@ import * as api from "../api.js";
 import { $, el, fill, clear, setUsable } from "../dom.js";
 import { drawDice } from "../dice.js";
 import { view, selectionIsLegal } from "./state.js";
-import { mySeats, seatKind, myMove } from "./seats.js";
+import { mySeats, seatKind, myMove, hasCompany, shownName } from "./seats.js";
 import { showOver } from "./moments.js";
 import { toggle } from "./input.js";
 import { updateCoach } from "./coach.js";
@@ -30,7 +30,9 @@ export function render() {
   const mine = myMove();
   const battle = String(g.format).startsWith("battle");
   $("game-title").textContent = g.title;
-  $("game-rules").textContent = g.rules_text;
+  // the format's one line is the title; the rule details are behind "How to play"
+  $("game-rules").hidden = true;
+  $("view-game").classList.toggle("company", hasCompany(g));
   drawPlayers(g);
   drawTable(g);
   drawShare(g);
@@ -81,8 +83,17 @@ function focusNext(mine) {
   if (mine && p.kind === "roll") target = $("roll");
   else if (mine && p.kind === "choose-dice") target = $("two-dice");
   else if (mine && p.kind === "shut") target = $("shut");
-  else if (view.game.status === "over" && $("moment").querySelector("a")) target = $("moment").querySelector("a");
+  else if (view.game.status === "over" && $("moment").querySelector("#play-again, a")) target = $("moment").querySelector("#play-again, a");
   target.focus({ preventScroll: !mine });
+}
+
+/** What the tiles picked add up to, in the server's sentence (read out at each pick). */
+export function pickText() {
+  const p = view.game.pending;
+  if (!view.selected.size) return p.prompt || "";
+  const picked = [...view.selected].sort((a, b) => a - b);
+  const sum = picked.reduce((a, b) => a + b, 0);
+  return say(selectionIsLegal() ? "picked_legal" : "picked", { tiles: picked.join(" + "), sum });
 }
 
 function statusText(g, mine) {
@@ -100,11 +111,7 @@ function statusText(g, mine) {
   // seat, by name when several people share the screen
   let text = head + (mySeats().size === 1 ? p.prompt : p.prompt_named);
   if (p.kind !== "shut") return text;
-  if (view.selected.size) {
-    const picked = [...view.selected].sort((a, b) => a - b);
-    const sum = picked.reduce((a, b) => a + b, 0);
-    text += ` ${say(selectionIsLegal() ? "picked_legal" : "picked", { tiles: picked.join(" + "), sum })}`;
-  }
+  if (view.selected.size) text += ` ${pickText()}`;
   return text;
 }
 
@@ -113,33 +120,36 @@ export function drawTiles(state, clickable) {
   const count = state.rules.tiles;
   if (container.children.length !== count) {
     clear(container);
-    for (let t = 1; t <= count; t++) {
-      container.append(el("button", { type: "button", className: "tile", "data-tile": t, on: { click: () => toggle(t) } },
-        el("span", { className: "tile-label" }, String(t))));
+    for (let n = 1; n <= count; n++) {
+      container.append(el("button", { type: "button", className: "tile", "data-tile": n, on: { click: () => toggle(n) } },
+        el("span", { className: "tile-label" }, String(n))));
     }
     container.style.setProperty("--tiles", String(count));
     container.style.setProperty("--half", String(Math.ceil(count / 2)));
-    container.classList.toggle("many", count > 9);
+    container.classList.toggle("many", count > 6);     // two rows on a phone
   }
   const open = new Set(view.playing ? view.board : state.board);
   const p = state.pending;
   const stand = p.role === "stand";
   const battle = String(state.format).startsWith("battle");
   for (const button of container.children) {
-    const t = Number(button.dataset.tile);
-    const up = open.has(t);
+    const tile = Number(button.dataset.tile);
+    const up = open.has(tile);
     const canUse = clickable && (stand ? !up : up);
     const marked = battle && state.status === "playing" && p.kind === "shut" && (stand ? !up : up);
     // a tile shut (or stood up in a battle) while the events play: it flips (CSS; none
     // under reduced motion)
     if (view.playing && button.classList.contains("down") === up) flip(button, up ? "rise" : "flip");
     button.classList.toggle("down", !up);
-    button.classList.toggle("picked", view.selected.has(t));
+    button.classList.toggle("picked", view.selected.has(tile));
+    button.classList.toggle("hinted", view.hinted.has(tile) && up);
     button.classList.toggle("usable", marked);
     setUsable(button, canUse && !view.busy && !view.playing);
-    button.setAttribute("aria-pressed", view.selected.has(t) ? "true" : "false");
+    button.setAttribute("aria-pressed", view.selected.has(tile) ? "true" : "false");
     const named = marked ? (stand ? "tile_stand" : "tile_knock") : battle ? (up ? "tile_up" : "tile_down") : (up ? "tile_open" : "tile_shut");
-    button.setAttribute("aria-label", say(named, { tile: t }) || String(t));
+    const label = say(named, { tile }) || String(tile);
+    const hinted = t("the hint's move");
+    button.setAttribute("aria-label", view.hinted.has(tile) && up ? [label, hinted].join(", ") : label);
   }
 }
 
@@ -174,7 +184,7 @@ function drawPlayers(g) {
     const note = [kind, you].filter(Boolean).join(" · ");
     const score = g.round_scores ? g.round_scores[String(seat)] : undefined;
     return el("tr", { className: classes.join(" ") },
-      el("th", { scope: "row" }, el("span", { className: "name" }, info.name || player.name), note ? el("small", {}, ` ${note}`) : null,
+      el("th", { scope: "row" }, el("span", { className: "name" }, shownName(info.name || player.name)), note ? el("small", {}, ` ${note}`) : null,
         presenceMark(g, seat, info),
         g.pending.seat === seat && g.status === "playing" ? el("span", { className: "visually-hidden" }, " " + t("(to play)")) : null),
       battle ? el("td", {}, say(seat === 0 ? "role_knock" : "role_stand")) : el("td", {}, score === undefined ? "–" : String(score)),
@@ -208,11 +218,15 @@ function drawShare(g) {
     const copy = el("button", { type: "button", on: { click: async () => {
       try { await navigator.clipboard.writeText(link); copy.textContent = t("Copied"); } catch { input.select(); copy.textContent = t("Press Ctrl+C to copy"); }
     } } }, t("Copy link"));
+    // the phone's share sheet, where the browser has one
+    const sheet = navigator.share ? el("button", { type: "button", className: "primary share-sheet", on: { click: () => {
+      navigator.share({ title: g.title, url: link }).catch(() => { /* closed without sharing */ });
+    } } }, t("Share")) : null;
     return el("div", { className: "invite" },
       el("div", {},
         el("p", {}, ...withCode(say("invite_seat", { seat: seat.seat + 1, name: seat.name }), invite.code)),
-        el("div", { className: "share-row" }, input, copy)),
-      el("img", { src: invite.qr, alt: `QR code of the link for ${seat.name}`, className: "qr", width: 160, height: 160 }));
+        el("div", { className: "share-row" }, input, sheet, copy)),
+      el("img", { src: invite.qr, alt: t("QR code of the link for {name}", { name: seat.name }), className: "qr", width: 160, height: 160 }));
   });
   fill(share, el("h2", {}, t("Invite your friends")), ...cards);
   share.hidden = false;

@@ -2,11 +2,11 @@
 // server decides what is legal and rolls the dice.
 
 import * as api from "../api.js";
-import { $, usable, pause } from "../dom.js";
+import { $, usable, pause, announce } from "../dom.js";
 import { view, selectionIsLegal } from "./state.js";
 import { myMove } from "./seats.js";
 import { receive } from "./playback.js";
-import { render, setBusy } from "./draw.js";
+import { render, setBusy, pickText } from "./draw.js";
 import { showHint, updateCoach } from "./coach.js";
 import { say } from "../sentences.js";
 import { t } from "../i18n.js";
@@ -24,6 +24,11 @@ export function init() {
   document.addEventListener("keydown", onKey);
 }
 
+/** Rolls for the seat held here, when it is its roll (the first screen's one tap). */
+export function rollNow() {
+  if (view.game && view.game.pending.kind === "roll") act("roll", {});
+}
+
 async function act(path, body) {
   if (view.busy || view.playing || !view.game || !myMove()) return;
   const id = view.game.id;
@@ -31,6 +36,7 @@ async function act(path, body) {
   const key = api.freshKey();
   $("game-error").textContent = "";
   $("hint-panel").hidden = true;
+  view.hinted = new Set();
   setBusy(true);
   for (let attempt = 0; ; attempt++) {
     try {
@@ -68,6 +74,7 @@ function shut() {
   if (!selectionIsLegal()) {
     const target = view.game.pending.roll.reduce((a, b) => a + b, 0);
     $("game-error").textContent = say(view.selected.size ? "pick_wrong" : "pick_first", { target });
+    announce($("game-error").textContent);
     return;
   }
   act("shut", { tiles: [...view.selected].sort((a, b) => a - b) });
@@ -80,12 +87,14 @@ export function toggle(tile) {
   if (view.selected.has(tile)) view.selected.delete(tile); else view.selected.add(tile);
   $("game-error").textContent = "";
   render();
+  announce(pickText());      // each pick is read out: what the tiles add up to
 }
 
 function clearSelection() {
   if (!view.selected.size) return;
   view.selected.clear();
   render();
+  announce(pickText());
 }
 
 function onKey(event) {

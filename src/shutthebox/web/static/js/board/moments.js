@@ -1,7 +1,10 @@
 // Moments: a shut box, a round's end, the match's end (who won, in the server's words).
 
-import { $, el, fill, announce } from "../dom.js";
-import { nameOf } from "./seats.js";
+import * as api from "../api.js";
+import { $, el, fill, announce, reducedMotion } from "../dom.js";
+import { nameOf, mySeats, hasCompany } from "./seats.js";
+import { view } from "./state.js";
+import { play } from "../sound.js";
 import { say } from "../sentences.js";
 import { playAgainButton, showSeries } from "../series.js";
 import { t } from "../i18n.js";
@@ -36,19 +39,66 @@ export function showOver(g) {
   if (moment.classList.contains("final") && moment.dataset.game === g.id) return;
   const solo = g.players.length === 1;
   const ending = g.ending || {};          // the heading and the pot, in the server's words
-  const heading = ending.heading || "";
+  const heading = ending.heading || ending.status || "";
   const final = solo ? null : roundTable(g, g.round_scores || {}, g.totals);
-  moment.className = "moment final";
+  const held = mySeats(g);
+  const won = (g.winners || []).some((seat) => held.has(seat));
+  const again = playAgainButton(g);
+  // over the board, until the player closes it to look at the board
+  moment.className = "moment final over-board";
   moment.dataset.game = g.id;
-  fill(moment, 
-    el("h2", {}, heading),
+  moment.setAttribute("role", "dialog");
+  moment.setAttribute("aria-labelledby", "moment-title");
+  const close = el("button", { type: "button", id: "moment-close", on: { click: () => {
+    moment.classList.remove("over-board");
+    moment.removeAttribute("role");
+    close.remove();
+  } } }, t("See the board"));
+  fill(moment,
+    el("h2", { id: "moment-title" }, heading),
     ending.pot ? el("p", {}, ending.pot) : null,
+    el("p", { id: "against-perfect", className: "against-perfect" }),
     final,
     el("p", { className: "actions" },
-      playAgainButton(g),
-      el("a", { href: `/review/${g.id}`, "data-link": "", className: "button primary" }, t("Review every move")),
-      el("a", { href: "/", "data-link": "", className: "button" }, t("New game"))));
+      again,
+      el("a", { href: `/review/${g.id}`, "data-link": "", className: `button${again ? "" : " primary"}` }, t("Review every move")),
+      el("a", { href: "/", "data-link": "", className: "button" }, t("New game")),
+      close));
   moment.hidden = false;
   announce(heading);
+  (again || moment.querySelector("a")).focus();
+  // a game that ended while shown (not one opened later): the score against perfect play,
+  // and a win or a shut box celebrated
+  if (view.justOver) {
+    if (won || (solo && (g.board || []).length === 0)) celebrate();
+    // (a table of friends has the review's link: one review asked at a time per client)
+    if (!hasCompany(g)) showAgainstPerfect(g, held);
+  }
+  view.justOver = false;
   showSeries(g);          // the tally, with this game counted
+}
+
+/** The score against perfect play of the seats held here (the review's verdicts). */
+async function showAgainstPerfect(g, held) {
+  let review;
+  try { review = await api.review(g.id); } catch { return; }
+  const line = $("against-perfect");
+  if (!line || $("moment").dataset.game !== g.id) return;
+  const mine = (review.players || []).map((p, i) => (held.has(p.seat) ? review.verdicts[i] : null)).filter(Boolean);
+  line.textContent = mine.length ? mine.join(" ") : review.verdict || "";
+}
+
+/** A win or a shut box: a fanfare, and (unless motion is reduced) confetti for a moment. */
+function celebrate() {
+  play("win");
+  if (reducedMotion()) return;
+  const shower = el("div", { className: "celebration", "aria-hidden": "true" });
+  for (let i = 0; i < 36; i++) {
+    const bit = el("span");
+    bit.style.left = `${(i * 37) % 100}%`;
+    bit.style.animationDelay = `${(i % 9) * 0.12}s`;
+    shower.append(bit);
+  }
+  document.body.append(shower);
+  setTimeout(() => shower.remove(), 3600);
 }

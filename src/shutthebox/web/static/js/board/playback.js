@@ -6,6 +6,7 @@ import { $, el, clear, announce, pause, reducedMotion } from "../dom.js";
 import { drawDice } from "../dice.js";
 import { seen } from "../howto.js";
 import { view, fullBoard } from "./state.js";
+import { hasCompany } from "./seats.js";
 import { render, setBusy, drawTiles } from "./draw.js";
 import { showMoment, showRoundEnd } from "./moments.js";
 import { showPersonalBest } from "./coach.js";
@@ -14,6 +15,7 @@ import * as reactions from "../reactions.js";
 import * as series from "../series.js";
 import { say, loaded } from "../sentences.js";
 import { wireTable, showPresence, resetTable } from "./table.js";
+import { t } from "../i18n.js";
 
 const STEP_PAUSE_MS = 260;
 const SPOKEN = new Set(["seat", "turn", "dice", "roll", "shut", "stand", "pass", "turn-end", "round-end", "eliminated", "winner"]);
@@ -23,10 +25,12 @@ export async function open(id, created = null) {
   close();
   view.game = null;
   view.selected.clear();
+  view.hinted = new Set();
   view.lastEnd = null;
   view.coachAt = -1;
   resetTable();
   wireTable(receive);
+  $("view-game").classList.remove("unreachable");
   clear($("log"));
   for (const id of ["moment", "hint-panel", "share"]) { clear($(id)); $(id).hidden = true; }
   $("game-error").textContent = $("coach").textContent = $("personal-best").textContent = "";
@@ -38,7 +42,10 @@ export async function open(id, created = null) {
   if (!state || state.since !== 0) {
     try { state = await api.gameState(id, 0); } catch (error) {
       await loaded;
-      $("game-title").textContent = say("game_not_found_title");
+      const unreachable = error.status === 0;
+      // offline (the installed app, say): what needs a connection, and no board
+      $("view-game").classList.toggle("unreachable", unreachable);
+      $("game-title").textContent = unreachable ? t("This game needs a connection") : say("game_not_found_title");
       $("status").textContent = error.status === 404 ? say("game_not_found") : error.message;
       setBusy(false);
       return;
@@ -57,7 +64,7 @@ export async function open(id, created = null) {
   render();
   showPersonalBest(state);
   series.showSeries(state);
-  reactions.showButtons(state, Object.keys(api.tokensFor(id)).length > 0);
+  reactions.showButtons(state, hasCompany(state) && Object.keys(api.tokensFor(id)).length > 0);
   view.feed = api.live(id, state.event_count, receive, showProgress,
     (message) => (message.type === "reaction" ? reactions.show(message) : series.onRematch(message)),
     showPresence);
@@ -159,10 +166,11 @@ async function applyEvents(state, before, from, animate) {
       showMoment(event, line);
     } else if (event.type === "round-end") {
       showRoundEnd(state, event);
-    } else if (event.type === "winner") {
-      play("win");
     }
   }
+  // the game ended while shown: its result tells the score against perfect play, and
+  // celebrates a win (moments.js)
+  if (animate && before && before.status !== "over" && state.status === "over") view.justOver = true;
   // One sentence for screen readers: what changed (rolls, moves, whose turn), not the page.
   if (animate && spoken.length) announce(spoken.slice(-6).join(". "));
   view.playing = false;

@@ -5,11 +5,16 @@ import * as api from "../api.js";
 import { view } from "./state.js";
 import { t } from "../i18n.js";
 
+/** A seat's name as the page shows it: the reader's own seat ("You") in the page's language. */
+export function shownName(name) {
+  return name === "You" ? t("You") : name;
+}
+
 export function nameOf(state, seat) {
   const seats = state.seats || [];
   const fromSeats = seats.find((s) => s.seat === seat);
-  if (fromSeats && fromSeats.name) return fromSeats.name;
-  return (state.players && state.players[seat] && state.players[seat].name) || t("Seat {number}", { number: seat + 1 });
+  if (fromSeats && fromSeats.name) return shownName(fromSeats.name);
+  return shownName((state.players && state.players[seat] && state.players[seat].name) || t("Seat {number}", { number: seat + 1 }));
 }
 
 export function mySeats(state = view.game) {
@@ -32,4 +37,12 @@ export function myMove(state = view.game) {
   const p = state.pending;
   return state.status === "playing" && ["roll", "choose-dice", "shut"].includes(p.kind) &&
     p.seat !== null && p.human !== false && mySeats(state).has(p.seat);
+}
+
+/** Whether someone else is at the table (a friend's seat): reactions, presence and the
+ * host's controls are for them, not for a game alone or against the computer. */
+export function hasCompany(state = view.game) {
+  if (!state) return false;
+  const held = mySeats(state);
+  return (state.seats || []).some((s) => s.kind === "open" || (s.kind !== "computer" && !held.has(s.seat)));
 }

@@ -13,6 +13,8 @@ export const view = {
   lastRoll: null,       // the last dice rolled
   moveFocus: false,     // the next render puts focus on the next action
   coachAt: -1,          // event count the coach line was computed for
+  justOver: false,
+  hinted: new Set(),    // the tiles of the hint's best move, ringed on the board      // the game ended while shown: its result may celebrate
 };
 
 /** Every tile of the state's box, as the board is at a turn's start. */

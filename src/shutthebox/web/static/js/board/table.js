@@ -6,7 +6,7 @@ import * as api from "../api.js";
 import { $, el, fill, setUsable, announce } from "../dom.js";
 import { t } from "../i18n.js";
 import { view } from "./state.js";
-import { mySeats, nameOf } from "./seats.js";
+import { mySeats, nameOf, hasCompany } from "./seats.js";
 
 let online = null;        // the seats present (null: the feed has not said yet)
 let countdown = null;     // {count, left, at}: the clock as the last state had it
@@ -38,7 +38,7 @@ export function wireTable(receive) {
 /** A presence message of the live feed: who is at the table, and who came or left. */
 export function showPresence(message) {
   online = new Set(message.online);
-  if (message.text) {
+  if (message.text && hasCompany()) {
     $("table-news").textContent = message.text;
     announce(message.text);       // read out through the page's one live region
   }
@@ -54,7 +54,7 @@ export function resetTable() {
 
 /** The presence mark of a seat in the players' table (none for computers and open seats). */
 export function presenceMark(g, seat, info) {
-  if (info.kind === "computer" || (info.kind === "open" && !info.joined)) return null;
+  if (!hasCompany(g) || info.kind === "computer" || (info.kind === "open" && !info.joined)) return null;
   const mark = el("span", { className: "presence", "data-seat": String(seat) });
   drawMark(mark, seat);
   return mark;
@@ -86,7 +86,7 @@ export function drawTable(g) {
   if (playing && table.clock !== null && table.left !== null && !ticker) {
     ticker = setInterval(() => { if (view.game) drawClock(view.game, view.game.table || table, view.game.status === "playing"); }, 250);
   }
-  const isHost = playing && table.host !== null && mine.has(table.host);
+  const isHost = hasCompany(g) && playing && table.host !== null && mine.has(table.host);
   $("host-controls").hidden = !isHost;
   if (isHost) {
     $("clock-pause").hidden = table.clock === null || table.paused;
