@@ -37,6 +37,12 @@ def table_page() -> FileResponse:
     return FileResponse(STATIC / "table.html")
 
 
+@router.get("/admin")
+def admin_page() -> FileResponse:
+    """The server's admin view (its actions need the admin token: see ``/api/admin``)."""
+    return FileResponse(STATIC / "admin.html")
+
+
 @functools.cache
 def service_worker() -> bytes:
     """The service worker's script: ``static/sw.js`` after the page's shell (every static
