@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from shutthebox.language import _
+from shutthebox.narration import status_text
 from shutthebox.web.api.checks import GAME_ID
 from shutthebox.web.api.deps import ServiceDep
 from shutthebox.web.api.hosting import Hosting
@@ -54,7 +55,8 @@ async def games(request: Request, service: ServiceDep) -> list[dict[str, Any]]:
     feeds) and the watchers of each."""
     hub = request.app.state.hub
     found = await run_in_threadpool(admin.open_games, service.engine)
-    return [{**game, "online": hub.presence.online(game["id"]),
+    return [{**game, "status_text": status_text(game["status"]),
+             "online": hub.presence.online(game["id"]),
              "watching": hub.watching(game["id"])} for game in found]
 
 

@@ -23,7 +23,7 @@ async function show() {
   ]);
   fill($("games"), ...games.map((game) => el("tr", {},
     el("td", {}, el("a", { href: `/games/${game.id}` }, game.id.slice(0, 8))),
-    el("td", {}, game.status === "playing" ? t("being played") : t("waiting for players")),
+    el("td", {}, game.status_text),
     el("td", {}, game.seats.map((seat) => seat.name).join(", ")),
     el("td", {}, String((game.online || []).length)),
     el("td", {}, game.updated.replace("T", " ").slice(0, 16)),
