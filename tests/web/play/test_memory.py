@@ -56,3 +56,27 @@ def test_the_games_kept_in_memory_are_let_go_least_recently_played_first(
     assert first["id"] in kept                  # looked at all along: never let go
     assert others[0]["id"] not in kept          # the least recently touched
     assert len(kept) <= 3
+
+
+def test_a_game_played_move_after_move_stays_in_memory(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move counts as using its game, though it trusts the game in memory without asking
+    the database: the game being played is never the one let go (and read again)."""
+    from shutthebox.web.play import memory as module
+
+    monkeypatch.setattr(module, "GAMES_IN_MEMORY", 3)
+    service = client.app.state.service        # type: ignore[attr-defined]
+    first = new_game(client, players=[{"name": "First"}], rules={"tiles": 12})
+    token = {"Authorization": f"Bearer {first['tokens']['0']}"}
+    held = service.cache.games[first["id"]]
+    state, others = first, []
+    for index in range(5):
+        others.append(new_game(client, players=[{"name": f"P{index}"}]))
+        path, body = first_legal(state)
+        moved = client.post(path, json=body, headers=token)
+        assert moved.status_code == 200, moved.text
+        state = moved.json()
+    kept = set(service.cache.games)
+    assert state["status"] == "playing"         # (12 tiles: five steps end no game)
+    assert service.cache.games.get(first["id"]) is held     # never let go and read again
+    assert others[0]["id"] not in kept

@@ -177,7 +177,7 @@ class GameChanges:
             change: Change | None = None
             # In memory and trusted (see run): no question to the database before the
             # change, whose storing checks the game's event count anyway.
-            at_hand = self.memory.games.get(game_id) if _trusted() else None
+            at_hand = self.memory.at_hand(game_id) if _trusted() else None
             try:
                 with self.store.writing() if at_hand else self.transaction() as db:
                     loaded = at_hand or self.memory.load(db, game_id, for_update=True)

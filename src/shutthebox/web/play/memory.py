@@ -192,6 +192,14 @@ class GameCache:
         self.remember(game_id, loaded)
         return loaded
 
+    def at_hand(self, game_id: str) -> LoadedGame | None:
+        """The game if it is in memory, as it is there (not checked against the database),
+        counted as used."""
+        found = self.games.get(game_id)
+        if found is not None:
+            self._used(self.games, game_id)
+        return found
+
     def remember(self, game_id: str, loaded: LoadedGame) -> None:
         """Keep the game in memory (games being played: finished games are let go)."""
         with self._guard:
