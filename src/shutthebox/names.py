@@ -9,7 +9,12 @@ name, and a name must not be able to change what is printed around it. The rule:
 - runs of white space become one space and the ends are trimmed;
 - control characters (a NUL, a newline, a terminal escape) and the bidirectional
   overrides and isolates, which reorder the text printed after them, are refused;
+- a letter carries at most :data:`MAX_MARKS` combining marks, so that no name draws over
+  the lines above and below it;
 - a name is 1 to :data:`MAX_NAME` characters long.
+
+Two names that look the same share one key (:func:`name_key`): a server lets one player
+claim it.
 """
 
 from __future__ import annotations
@@ -29,6 +34,10 @@ MAX_NAME = 40
 
 INVISIBLE = frozenset("\u00ad\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff")
 """Characters that show nothing: removed, since a name only looks the same without them."""
+
+MAX_MARKS = 2
+"""The most combining marks on one letter: enough for any language's letters (Vietnamese
+stacks two), too few to draw outside the line."""
 
 BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
                           "\u2066\u2067\u2068\u2069")
@@ -66,6 +75,14 @@ names are letters, digits, spaces and punctuation
                   "letters, digits, spaces and punctuation").format(
                   text=text, character=_shown(char)))
     name = " ".join("".join(c for c in normal if c not in INVISIBLE).split())
+    marks = 0
+    for char in name:
+        marks = marks + 1 if unicodedata.combining(char) else 0
+        if marks > MAX_MARKS:
+            raise PlayerNameError(
+                _("the name {text!r} stacks more than {MAX_MARKS} marks on one letter, which "
+                  "would draw over the lines around it").format(text=text,
+                                                                MAX_MARKS=MAX_MARKS))
     if not name:
         raise PlayerNameError(_("a name is needed: type the name the others will see"))
     if len(name) > MAX_NAME:
@@ -73,6 +90,44 @@ names are letters, digits, spaces and punctuation
             _("the name {name!r}... is too long: {MAX_NAME} characters at most").format(
               name=name[:MAX_NAME], MAX_NAME=MAX_NAME))
     return name
+
+
+def name_key(name: str) -> str:
+    """What ``name`` (cleaned, see :func:`clean_name`) looks like, for telling names apart:
+    case folded, then each character replaced by the one Unicode's confusables take as its
+    prototype (``I`` and ``1`` by ``l``, a Cyrillic ``а`` by ``a``; the data through
+    ``confusable_homoglyphs``). Two names with one key are one name on a server.
+
+    >>> name_key("Ann") == name_key("ANN") == name_key("\u0410nn")   # a Cyrillic A
+    True
+    >>> name_key("B0b") == name_key("BOB"), name_key("Ann") == name_key("Anne")
+    (True, False)
+    """
+    folded = name.casefold()
+    looks = _looks_like(folded)
+    return "".join(_prototype(c, looks) for c in folded).casefold()
+
+
+def _looks_like(text: str) -> dict[str, list[str]]:
+    """The single characters each character of ``text`` can be taken for."""
+    from confusable_homoglyphs import confusables
+
+    found = confusables.is_confusable(text, greedy=True, preferred_aliases=[]) or []
+    return {entry["character"]: [h["c"] for h in entry["homoglyphs"] if len(h["c"]) == 1]
+            for entry in found}
+
+
+def _prototype(char: str, looks: dict[str, list[str]]) -> str:
+    """The prototype of ``char``: the data lists, for a prototype, every character that
+    looks like it, and for any other character only its prototype; of two characters that
+    only look like each other, the plainer one."""
+    alike = looks.get(char, [])
+    if len(alike) != 1:
+        return char
+    other = alike[0]
+    if _looks_like(other).get(other) == [char]:
+        return min(char, other, key=lambda c: (not c.isascii(), ord(c)))
+    return other
 
 
 def _shown(char: str) -> str:

@@ -230,3 +230,32 @@ class MissLimit:
     def missed(self, client: str) -> None:
         assert self.table is not None
         self.table.take("miss " + client, self.rate, self.burst)
+
+
+CLAIMS_A_DAY = 10.0
+"""Names one client address may claim a day, on average (after a burst of five): a family
+behind one address claims a few; a thousand names from one address wait for months."""
+
+
+@dataclass
+class ClaimLimit:
+    """Names claimed, counted per client address in ``table`` (the server's shared one if
+    None)."""
+
+    rate: float = CLAIMS_A_DAY / 86_400
+    burst: float = 5.0
+    table: RateTable | None = None
+
+    def __post_init__(self) -> None:
+        if self.table is None:
+            self.table = shared_table()
+
+    def wait(self, client: str) -> float:
+        """0 if ``client`` may claim a name, else the seconds until it may."""
+        assert self.table is not None
+        return self.table.take("claim " + client, self.rate, self.burst, count=0.0)
+
+    def claimed(self, client: str) -> None:
+        """Count a name ``client`` claimed (a refused claim is not counted)."""
+        assert self.table is not None
+        self.table.take("claim " + client, self.rate, self.burst)

@@ -1,5 +1,6 @@
 """What the routes share, as FastAPI dependencies: the game service, the solver work, the
-invite misses, the client's key and the seat tokens sent.
+invite misses, the names claimed, the client's key, the seat tokens and the player token
+sent.
 :func:`shutthebox.web.app.create_app` builds them once and keeps them in ``app.state``; each
 dependency reads its own from there.
 
@@ -14,7 +15,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends, Header, Request
 
 from shutthebox.web.api.checks import client_key
-from shutthebox.web.limits import MissLimit
+from shutthebox.web.limits import ClaimLimit, MissLimit
 from shutthebox.web.play.seats import bearer_tokens
 from shutthebox.web.play.service import GameService
 from shutthebox.web.solving.work import SolverWork
@@ -39,6 +40,15 @@ async def get_client(request: Request) -> str:
 Authorization = Annotated[str | None, Header(description="Bearer <seat token>")]
 
 
+PlayerToken = Annotated[str | None, Header(alias="X-Player-Token", max_length=128,
+                                           description="the device's player token")]
+
+
+async def player_token(token: PlayerToken = None) -> str | None:
+    """The player token of the ``X-Player-Token`` header, if any."""
+    return token or None
+
+
 async def seat_tokens(authorization: Authorization = None) -> list[str]:
     """The seat token of the ``Authorization: Bearer`` header, if any, as a list."""
     return bearer_tokens(authorization)
@@ -47,5 +57,7 @@ async def seat_tokens(authorization: Authorization = None) -> list[str]:
 ServiceDep = Annotated[GameService, _state("service")]
 WorkDep = Annotated[SolverWork, _state("work")]
 MissesDep = Annotated[MissLimit, _state("misses")]
+ClaimsDep = Annotated[ClaimLimit, _state("claims")]
+PlayerTokenDep = Annotated[str | None, Depends(player_token)]
 ClientKey = Annotated[str, Depends(get_client)]
 SeatTokens = Annotated[list[str], Depends(seat_tokens)]

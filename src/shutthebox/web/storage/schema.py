@@ -1,8 +1,8 @@
 """The tables: games, their event logs, seats, the answers to repeated requests, the
-results of finished games, the series of games played again and the score sheets of real
-tables. Alembic's migrations
-(``shutthebox/web/migrations``) build and change them in a database; these declarations
-are what the code reads and writes."""
+results of finished games, the series of games played again, the score sheets of real
+tables, the players who claimed their names, the server's secrets and the daily turns.
+Alembic's migrations (``shutthebox/web/migrations``) build and change them in a database;
+these declarations are what the code reads and writes."""
 
 from __future__ import annotations
 
@@ -58,6 +58,8 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, unique=True)
     invite: Mapped[str | None] = mapped_column(String(16), nullable=True, unique=True)
     joined: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    player_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The claimed player who holds the seat (null: a name given at the table)."""
 
 
 class AnswerRow(Base):
@@ -88,6 +90,9 @@ class PlayerResultRow(Base):
     """The player's turn scores in this game."""
     shut_boxes: Mapped[int] = mapped_column(Integer)
     finished: Mapped[datetime] = mapped_column(DateTime)
+    player_id: Mapped[int | None] = mapped_column(Integer, nullable=True, index=True)
+    """The claimed player who held the seat (null: unclaimed, left out of the statistics
+    and ratings)."""
 
 
 class SeriesRow(Base):
@@ -125,6 +130,56 @@ class ScoreSheetRow(Base):
     updated: Mapped[datetime] = mapped_column(DateTime)
 
 
+class PlayerRow(Base):
+    """A claimed name: as shown, its key (names that look the same share one key, see
+    :func:`shutthebox.names.name_key`), the SHA-256 of its recovery code, and the recovery
+    attempts that missed since the last that matched (bounded)."""
+
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(80))
+    name_key: Mapped[str] = mapped_column(String(160), unique=True)
+    recovery_hash: Mapped[str] = mapped_column(String(64))
+    recovery_misses: Mapped[int] = mapped_column(Integer, default=0)
+    created: Mapped[datetime] = mapped_column(DateTime)
+
+
+class PlayerTokenRow(Base):
+    """A device's player token (its SHA-256) and whose it is."""
+
+    __tablename__ = "player_tokens"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    created: Mapped[datetime] = mapped_column(DateTime)
+
+
+class ServerSecretRow(Base):
+    """A secret the server made at its first start (shared by every process)."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(String(128))
+
+
+class DailyTurnRow(Base):
+    """A claimed player's turn of one day's box: the decisions stored so far (a change
+    names their count, so that two requests at once cannot both move), and the finished
+    game kept for the day's table once the turn is over."""
+
+    __tablename__ = "daily_turns"
+
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    moves: Mapped[list[Any]] = mapped_column(JSON)
+    decisions: Mapped[int] = mapped_column(Integer, default=0)
+    game_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime)
+    updated: Mapped[datetime] = mapped_column(DateTime)
+
+
 GAMES = cast(Table, GameRow.__table__)
 EVENTS = cast(Table, EventRow.__table__)
 SEATS = cast(Table, SeatRow.__table__)
@@ -132,5 +187,9 @@ ANSWERS = cast(Table, AnswerRow.__table__)
 RESULTS = cast(Table, PlayerResultRow.__table__)
 SERIES = cast(Table, SeriesRow.__table__)
 SCORE_SHEETS = cast(Table, ScoreSheetRow.__table__)
+PLAYERS = cast(Table, PlayerRow.__table__)
+PLAYER_TOKENS = cast(Table, PlayerTokenRow.__table__)
+SERVER_SECRETS = cast(Table, ServerSecretRow.__table__)
+DAILY_TURNS = cast(Table, DailyTurnRow.__table__)
 """The tables themselves: the hot path of a move uses plain Core statements on them, which
 costs a fraction of the ORM's bookkeeping."""

@@ -1,17 +1,28 @@
-"""The players: everyone with a finished game, and a player's statistics (counted in
-:mod:`shutthebox.web.records.stats`) beside optimal play's, with their rating
-(:mod:`shutthebox.web.records.ratings`)."""
+"""The players: a name claimed (:mod:`shutthebox.web.records.players`), brought to another
+device with its recovery code, and who a device's token is; everyone with a finished game,
+and a player's statistics (counted in :mod:`shutthebox.web.records.stats`) beside optimal
+play's, with their rating (:mod:`shutthebox.web.records.ratings`)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
-from shutthebox.names import clean_name
-from shutthebox.web.api.deps import ClientKey, ServiceDep, WorkDep
+from shutthebox.language import _
+from shutthebox.names import MAX_NAME, clean_name
+from shutthebox.web.api.deps import (
+    ClaimsDep,
+    ClientKey,
+    PlayerTokenDep,
+    ServiceDep,
+    WorkDep,
+)
+from shutthebox.web.play.seats import TooManyGuessesError, UnauthorizedError
 from shutthebox.web.play.service import GameService
+from shutthebox.web.records import players as claims
 from shutthebox.web.records.ratings import player_rating
 from shutthebox.web.records.stats import PlayerStats, finished_players, player_results, recent_logs
 from shutthebox.web.solving import workers as advice
@@ -37,6 +48,70 @@ async def player_stats(service: GameService, work: SolverWork, name: str,
     answer["rating"] = await run_in_threadpool(player_rating, service.engine, name)
     logs = await run_in_threadpool(recent_logs, service.engine, name)
     answer["accuracy"] = await work.ask([client], accuracy_over, logs, name)
+    return answer
+
+
+class NewPlayer(BaseModel):
+    name: str = Field(min_length=1, max_length=4 * MAX_NAME,
+                      description="the name to claim on this server")
+
+
+class Recovery(BaseModel):
+    name: str = Field(min_length=1, max_length=4 * MAX_NAME)
+    code: str = Field(min_length=1, max_length=64,
+                      description="the recovery code shown when the name was claimed")
+
+
+@router.post("/players", status_code=201)
+async def claim(body: NewPlayer, service: ServiceDep, limit: ClaimsDep,
+                client: ClientKey) -> dict[str, Any]:
+    """Claim a name on this server: answers the device's player token (send it as
+    ``X-Player-Token``) and a recovery code, shown this once, that brings the name to
+    another device. 409 if the name, or one that looks the same, is claimed; 429 past a
+    few names a day from one address."""
+    if limit.wait(client):
+        raise TooManyGuessesError(_("this address has claimed many names today: play under "
+                                    "one of them, or try again tomorrow"))
+
+    def claimed() -> dict[str, Any]:
+        with service.engine.begin() as db:
+            return claims.claim(db, body.name).to_dict()
+
+    answer: dict[str, Any] = await run_in_threadpool(claimed)
+    limit.claimed(client)
+    return answer
+
+
+@router.post("/players/recover")
+async def recover(body: Recovery, service: ServiceDep) -> dict[str, Any]:
+    """Bring a claimed name to this device with its recovery code: answers a new player
+    token. 401 for a wrong code; 429 once the name took too many wrong codes."""
+
+    def recovered() -> dict[str, Any]:
+        with service.engine.connect() as db:
+            try:
+                found = claims.recover(db, body.name, body.code)
+            finally:
+                db.commit()   # a wrong code's miss is counted too
+            return {"name": found.player.name, "token": found.token}
+
+    answer: dict[str, Any] = await run_in_threadpool(recovered)
+    return answer
+
+
+@router.get("/players/me")
+async def me(service: ServiceDep, token: PlayerTokenDep) -> dict[str, Any]:
+    """The player whose token this device sends (401 without one, or an unknown one)."""
+    if token is None:
+        raise UnauthorizedError(_("send this device's player token (X-Player-Token)"))
+
+    def found() -> dict[str, Any]:
+        with service.engine.connect() as db:
+            player = claims.player_of(db, token)
+        assert player is not None
+        return player.to_dict()
+
+    answer: dict[str, Any] = await run_in_threadpool(found)
     return answer
 
 
