@@ -45,3 +45,22 @@ def test_friends_join_open_seats_by_invite_and_play_starts_when_all_are_taken(
     assert final["status"] == "over"
     mine = client.get("/api/games", headers={"X-Seat-Tokens": f"{tokens['1']},{tokens['2']}"})
     assert [(g["id"], g["seats"]) for g in mine.json()] == [(state["id"], [1, 2])]
+
+
+def test_an_invite_names_who_invites_the_host_else_a_friend(client: TestClient) -> None:
+    """The join page's first sentence is the server's: the host (the first seat played on
+    the creator's screen) by name; a game made with no such seat, a friend."""
+    hosted = new_game(client, players=[
+        {"name": "Cy", "kind": "computer", "computer": "easy"}, {"name": "Ann"},
+        {"name": "Friend", "kind": "open"}])
+    info = client.get(f"/api/invites/{hosted['invites'][0]['code']}").json()
+    assert info["host"] == "Ann"
+    assert info["invitation_text"] == "Ann invites you to a game of Shut the Box."
+    french = client.get(f"/api/invites/{hosted['invites'][0]['code']}",
+                        headers={"Accept-Language": "fr"}).json()
+    assert "Ann" in french["invitation_text"] and "invites" not in french["invitation_text"]
+    hostless = new_game(client, players=[{"name": "Bo", "kind": "open"},
+                                         {"name": "Cy", "kind": "open"}])
+    info = client.get(f"/api/invites/{hostless['invites'][1]['code']}").json()
+    assert info["host"] is None
+    assert info["invitation_text"] == "A friend invites you to a game of Shut the Box."

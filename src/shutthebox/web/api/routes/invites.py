@@ -19,6 +19,7 @@ from shutthebox.web.api.deps import ClientKey, MissesDep, ServiceDep
 from shutthebox.web.limits import MissLimit
 from shutthebox.web.logs import game_event
 from shutthebox.web.play.seats import InviteNotFoundError, TooManyGuessesError
+from shutthebox.web.play.service import GameService
 
 T = TypeVar("T")
 
@@ -63,8 +64,28 @@ async def join(game_id: str, body: Join, service: ServiceDep, misses: MissesDep,
 @router.get("/invites/{code}")
 async def invite(code: str, service: ServiceDep, misses: MissesDep,
                  client: ClientKey) -> dict[str, Any]:
-    """What an invite is for."""
-    return await with_invite(misses, client, service.invite, code[:32])
+    """What an invite is for, with who invites: ``host``, the name at the host's seat (the
+    first seat played on the creator's screen; None when no seat is), and
+    ``invitation_text``, the join page's first sentence, naming them."""
+    found: dict[str, Any] = await with_invite(misses, client, service.invite, code[:32])
+    host = await run_in_threadpool(_host_of, service, found["game_id"])
+    name = None if host is None else found["players"][host]
+    return {**found, "host": name, "invitation_text": invitation_text(name)}
+
+
+def _host_of(service: GameService, game_id: str) -> int | None:
+    return service.changes.read(game_id).table.host
+
+
+def invitation_text(host: str | None) -> str:
+    """Who invites, in a sentence: the host by name, else a friend.
+
+    >>> invitation_text("Ann")
+    'Ann invites you to a game of Shut the Box.'
+    """
+    if host is None:
+        return _("A friend invites you to a game of Shut the Box.")
+    return _("{name} invites you to a game of Shut the Box.").format(name=host)
 
 
 @router.get("/invites/{code}/qr.svg", response_class=Response)
