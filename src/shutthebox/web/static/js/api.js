@@ -1,10 +1,13 @@
-// The JSON API, and the seat tokens this browser holds. Every other module calls the server
-// through here, so errors reach the screens as sentences that say what to do.
+// The JSON API, the seat tokens this browser holds, and the player this device is on the
+// server (a claimed name and its player token). Every other module calls the server through
+// here, so errors reach the screens as sentences that say what to do, and every request
+// says who the player is.
 
 import { t } from "./i18n.js";
 
 const TOKENS_KEY = "shutthebox.tokens";
 const INVITES_KEY = "shutthebox.invites";
+const PLAYER_KEY = "shutthebox.player";        // {name, token}: daily.js reads it too
 
 /** An answer other than 2xx: the status, and the server's sentence. */
 export class ApiError extends Error {
@@ -40,7 +43,7 @@ export async function request(path, { method = "GET", body, headers = {} } = {})
   try {
     response = await fetch(path, {
       method,
-      headers: { Accept: "application/json", ...(body !== undefined ? { "Content-Type": "application/json" } : {}), ...headers },
+      headers: { Accept: "application/json", ...(body !== undefined ? { "Content-Type": "application/json" } : {}), ...playerHeader(), ...headers },
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
   } catch {
@@ -48,6 +51,9 @@ export async function request(path, { method = "GET", body, headers = {} } = {})
     throw new ApiError(0, t("Could not reach the server: check your connection and try again."));
   }
   const data = await response.json().catch(() => null);
+  // A refusal of who we are may be of the player token: player.js asks the server whether
+  // it still knows this device's player (and forgets one it does not).
+  if (response.status === 401 && player() && path !== "/api/players/me") window.dispatchEvent(new Event("shutthebox:player-doubt"));
   if (!response.ok) {
     const retry = Number(response.headers.get("Retry-After"));
     throw new ApiError(response.status, detailOf(data, response.status), Number.isFinite(retry) && retry > 0 ? retry : null);
@@ -96,6 +102,27 @@ export function saveInvites(gameId, invites) {
   const all = readStore(INVITES_KEY);
   all[gameId] = invites;
   writeStore(INVITES_KEY, all);
+}
+
+// --- the player this device is ---------------------------------------------------------
+
+/** The name this device claimed (or brought here) on the server, {name, token}, or null. */
+export function player() {
+  const found = readStore(PLAYER_KEY);
+  return typeof found.name === "string" && typeof found.token === "string" ? found : null;
+}
+
+export function savePlayer(name, token) {
+  writeStore(PLAYER_KEY, { name, token });
+}
+
+export function forgetPlayer() {
+  try { localStorage.removeItem(PLAYER_KEY); } catch { /* private mode: nothing kept */ }
+}
+
+function playerHeader() {
+  const found = player();
+  return found ? { "X-Player-Token": found.token } : {};
 }
 
 function bearer(token) {
@@ -176,6 +203,8 @@ export async function myGames() {
 
 export const invite = (code) => request(`/api/invites/${encodeURIComponent(code)}`);
 
+/** Takes the invite's seat under `name` (the claimed name, when the player is kept here:
+ * the server binds the seat to them). */
 export async function join(gameId, code, name) {
   const answer = await request(`/api/games/${encodeURIComponent(gameId)}/join`, {
     method: "POST", body: { invite: code, name },
@@ -185,6 +214,33 @@ export async function join(gameId, code, name) {
 }
 
 export const players = () => request("/api/players");
+
+/** Claims `name` on the server: kept as this device's player; answers {name, token,
+ * recovery}, the recovery code shown this once. */
+export async function claimName(name) {
+  const answer = await request("/api/players", { method: "POST", body: { name } });
+  savePlayer(answer.name, answer.token);
+  return answer;
+}
+
+/** Brings a claimed name to this device with its recovery code. */
+export async function recoverName(name, code) {
+  const answer = await request("/api/players/recover", { method: "POST", body: { name, code } });
+  savePlayer(answer.name, answer.token);
+  return answer;
+}
+
+/** Who the server knows this device as: the player kept here, checked; a player the server
+ * does not know (401) is forgotten, and null answered. Other failures keep the player. */
+export async function checkPlayer() {
+  if (!player()) return null;
+  try {
+    return await request("/api/players/me");
+  } catch (error) {
+    if (error.status === 401) { forgetPlayer(); return null; }
+    return player();
+  }
+}
 export const stats = (name) => request(`/api/stats?player=${encodeURIComponent(name)}`);
 
 /** The live feed of a game: calls onState with each new state, onProgress with the

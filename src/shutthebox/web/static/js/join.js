@@ -1,4 +1,6 @@
-// The join page (/join/CODE): what the game is, a name, and the seat is yours.
+// The join page (/join/CODE): who invites, what the game is, a name, and the seat is yours.
+// A player with a name on this server joins under it (the server binds the seat to them);
+// one without types a name.
 
 import * as api from "./api.js";
 import { $, el, fill } from "./dom.js";
@@ -30,11 +32,8 @@ export async function show(code) {
   const held = api.tokensFor(invite.game_id);
   if (held[invite.seat] !== undefined) { navigate(`/games/${invite.game_id}`); return; }
   current = invite;
-  const others = invite.players.filter((_, i) => i !== invite.seat);
-  fill(summary, 
-    el("p", { className: "lead" }, !others.length ? t("A friend invites you to a game of Shut the Box.")
-      : others.length === 1 ? t("{name} invites you to a game of Shut the Box.", { name: others[0] })
-        : t("{names} invite you to a game of Shut the Box.", { names: others.join(", ") })),
+  fill(summary,
+    el("p", { className: "lead", id: "inviter" }, invite.invitation_text),
     el("dl", { className: "facts" },
       el("dt", {}, t("Game")), el("dd", {}, invite.format_text),
       el("dt", {}, t("Rules")), el("dd", {}, invite.rules_text),
@@ -46,13 +45,18 @@ export async function show(code) {
     return;
   }
   $("join-form").hidden = false;
-  $("join-name").focus();
+  const me = api.player();
+  $("join-as").hidden = !me;
+  $("join-as").textContent = me ? t("You join as {name}.", { name: me.name }) : "";
+  for (const part of [$("join-name"), $("join-form").querySelector("label[for=join-name]")]) part.hidden = Boolean(me);
+  (me ? $("join-button") : $("join-name")).focus();
 }
 
 async function submit(event) {
   event.preventDefault();
   if (!current) return;
-  const name = $("join-name").value.trim();
+  const me = api.player();
+  const name = me ? me.name : $("join-name").value.trim();
   const error = $("join-error");
   if (!name) { error.textContent = t("Type your name (1 to 40 characters) to take the seat."); $("join-name").focus(); return; }
   $("join-button").disabled = true;
@@ -60,7 +64,7 @@ async function submit(event) {
     const answer = await api.join(current.game_id, current.code, name);
     navigate(`/games/${answer.game_id}`);
   } catch (problem) {
-    error.textContent = problem.status === 409 ? t("Someone took this seat just before you: ask your friend for another invitation.") : problem.message;
+    error.textContent = problem.message;      // the seat taken, the name someone's: the server says which
   } finally {
     $("join-button").disabled = false;
   }

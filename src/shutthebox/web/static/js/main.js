@@ -12,6 +12,7 @@ import * as stats from "./stats.js";
 import * as daily from "./daily.js";
 import * as offline from "./offline.js";
 import * as sound from "./sound.js";
+import * as player from "./player.js";
 import { t } from "./i18n.js";
 
 const VIEWS = ["new", "join", "game", "review", "howto", "history", "stats", "daily"];
@@ -102,6 +103,8 @@ $("code-form").addEventListener("submit", (event) => {
 });
 
 board.init();
+// a player the server no longer knows is forgotten: the first screen asks again
+player.init(() => { if (!$("view-new").hidden) player.offer(); });
 newGame.init(navigate);
 join.init(navigate);
 sound.init($("sound-toggle"));

@@ -8,6 +8,7 @@ import { $, el, fill } from "./dom.js";
 import { drawDice } from "./dice.js";
 import { t } from "./i18n.js";
 import { offerOnce } from "./howto.js";
+import * as player from "./player.js";
 
 const STRENGTH_KEY = "shutthebox.strength";
 const STRENGTHS = [["easy", t("easy")], ["medium", t("medium")], ["hard", t("hard (perfect play)")]];
@@ -35,7 +36,9 @@ export function init(go) {
   });
   $("format").addEventListener("change", updateNumber);
   $("new-game").addEventListener("submit", start);
-  addSeat("You", "here");   // the name the server speaks to in the second person, in every language
+  ownName = player.seatName();
+  addSeat(ownName, "here");   // the reader's seat: their claimed name, else "Player 1"
+  window.addEventListener("shutthebox:player", renameOwnSeat);
   addSeat(t("Computer"), "computer:medium");
   updateNumber();
   ready = loadChoices().then(loadPresets);
@@ -46,7 +49,20 @@ export async function show() {
   drawQuick();
   $("how-to-offer").hidden = !offerOnce();
   if (!$("more-options").open) $("quick-roll").focus();     // Enter rolls: no Tab at all
+  player.offer();               // a new player is asked for a name, once
   await ready;
+}
+
+let ownName = null;         // the name the form gave the reader's seat by itself
+
+/** The reader's seat follows their name (claimed, brought here, forgotten) unless someone
+ * typed another. */
+function renameOwnSeat() {
+  const first = $("seats").querySelector(".seat-name");
+  if (!first) return;
+  const value = first.value.trim();
+  if (value === ownName || GIVEN.test(value)) first.value = player.seatName();
+  ownName = player.seatName();
 }
 
 function storedStrength() {
@@ -59,9 +75,9 @@ function initQuick() {
   strength.value = STRENGTHS.some(([value]) => value === storedStrength()) ? storedStrength() : "medium";
   strength.addEventListener("change", () => { try { localStorage.setItem(STRENGTH_KEY, strength.value); } catch { /* this visit only */ } });
   $("quick-roll").addEventListener("click", () => quickStart(
-    [{ name: "You", kind: "here" }, { name: t("Computer"), kind: "computer", computer: strength.value }], true));
+    [{ name: player.seatName(), kind: "here" }, { name: t("Computer"), kind: "computer", computer: strength.value }], true));
   $("quick-friend").addEventListener("click", () => quickStart(
-    [{ name: "You", kind: "here" }, { name: t("Friend"), kind: "open" }], false));
+    [{ name: player.seatName(), kind: "here" }, { name: t("Friend"), kind: "open" }], false));
 }
 
 /** The box of the first screen: every tile up, no dice yet (the game starts with the tap). */
