@@ -25,6 +25,9 @@ SHOTS_VARIABLE = "SHUTTHEBOX_SCREENSHOTS"     # a folder to keep the screenshots
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+# A reader who chose to play without a name of their own: the first screen does not ask.
+PLAYS_UNNAMED = ("try { localStorage.setItem('shutthebox.player-skipped', '1'); }"
+                 " catch (e) { /* a page with no storage of its own */ }")
 PHONE: ViewportSize = {"width": 390, "height": 844}
 
 # The control the page offers for the next action, or "over"; false while it is busy.
@@ -47,19 +50,26 @@ def watch_console(page: Page) -> list[str]:
     return errors
 
 
-def open_page(browser: Browser, viewport: ViewportSize | None = None,
+def open_page(browser: Browser, viewport: ViewportSize | None = None, asked: bool = False,
               **options: Any) -> tuple[Page, list[str]]:
+    """A page in a fresh browser context (a device of its own), with its console watched.
+    Its reader has chosen to play without a name unless ``asked``: then the first screen
+    asks them for one, as it asks a new player."""
     context = browser.new_context(viewport=viewport or DESKTOP, **options)
+    if not asked:
+        context.add_init_script(PLAYS_UNNAMED)
     page = context.new_page()
     page.set_default_timeout(30_000)
     return page, watch_console(page)
 
 
 def join_by_invite(page: Page, link: str, name: str, game: str) -> None:
-    """A friend takes a seat on their own page: the invite link, a name, Join, the game."""
+    """A friend takes a seat on their own page: the invite link, a name (unless they have
+    one on the server), Join, the game."""
     page.goto(link)
     page.wait_for_selector("#join-form:not([hidden])")
-    page.fill("#join-name", name)
+    if page.is_visible("#join-name"):
+        page.fill("#join-name", name)
     page.click("#join-button")
     page.wait_for_url(f"**/games/{game}")
 
@@ -93,6 +103,8 @@ def new_game(page: Page, server: Server, players: list[tuple[str, str]],
     """Fills the new-game form (players as (name, kind)) and starts; returns the game id."""
     page.goto(server.url)
     page.wait_for_selector("#preset option", state="attached")
+    if page.is_visible("#player-dialog"):           # a new player is asked for a name
+        page.click("#player-skip")
     if not page.locator("#more-options").evaluate("d => d.open"):
         page.click("#more-options > summary")       # the full form is behind More options
     seats = page.locator("#seats li")

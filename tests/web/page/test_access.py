@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 
-from tests.web.page.browsing import play_seat, serious, shot
+from tests.web.page.browsing import PLAYS_UNNAMED, play_seat, serious, shot
 from tests.web.webserver import Server
 
 LONG_NAME = "Wolfeschlegelsteinhausenbergerdorff Sr.."  # 40 characters, one long word
@@ -22,7 +22,8 @@ SLASHED = "Al/Bo"
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 NARROW: ViewportSize = {"width": 360, "height": 740}
 
-# Each page, and what shows that it has finished drawing.
+# Each page, and what shows that it has finished drawing (the first screen of a first visit,
+# "new", with the dialog asking for a name).
 READY = {
     "new": "#preset option >> nth=0",
     "join": "#join-form:not([hidden])",
@@ -107,7 +108,7 @@ def test_no_page_scrolls_sideways_at_360_px(browser: Browser, server: Server,
                                            games: dict[str, Any]) -> None:
     context = browser.new_context(viewport=NARROW, is_mobile=True, has_touch=True)
     context.add_init_script("localStorage.setItem('shutthebox.tokens', "
-                            f"{json.dumps(json.dumps(games['tokens']))})")
+                            f"{json.dumps(json.dumps(games['tokens']))}); {PLAYS_UNNAMED}")
     page = context.new_page()
     wide = {}
     for view in READY:

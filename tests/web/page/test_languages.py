@@ -134,15 +134,18 @@ def english_left(page: Page, code: str) -> set[str]:
 @pytest.mark.parametrize("code", [code for code in LANGUAGES if code != "en"])
 def test_no_english_word_of_the_game_is_left(browser: Browser, server: Server,
                                              code: str) -> None:
-    """The first screen with its options, a game against the computer and the daily box."""
+    """The first screen as a new player meets it (asked for a name), then with its options,
+    a game against the computer and the daily box."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     context.add_init_script(f"localStorage.setItem('shutthebox-language', {json.dumps(code)});")
     page = context.new_page()
     page.set_default_timeout(30_000)
     page.goto(server.url)
     page.wait_for_selector("#preset option >> nth=0", state="attached")
+    left = {"name asked": english_left(page, code)}     # a first visit: the name dialog
+    page.click("#player-skip")
     page.click("#more-options > summary")
-    left = {"first screen": english_left(page, code)}
+    left["first screen"] = english_left(page, code)
     page.click("#quick-roll")
     page.wait_for_url("**/games/*")
     page.wait_for_function("() => document.getElementById('view-game').dataset.busy === "
@@ -152,4 +155,5 @@ def test_no_english_word_of_the_game_is_left(browser: Browser, server: Server,
     page.wait_for_selector("#daily .daily-tile")
     left["daily box"] = english_left(page, code)
     context.close()
-    assert left == {"first screen": set(), "board": set(), "daily box": set()}
+    assert left == {"name asked": set(), "first screen": set(), "board": set(),
+                    "daily box": set()}
