@@ -5,7 +5,8 @@ import * as api from "../api.js";
 import { view } from "./state.js";
 import { t } from "../i18n.js";
 
-/** A seat's name as the page shows it: the reader's own seat ("You") in the page's language. */
+/** A seat's name as the page shows it. Earlier pages named the reader's seat "You" (now it
+ * takes the reader's name, see player.js): the games they stored say it in the page's language. */
 export function shownName(name) {
   return name === "You" ? t("You") : name;
 }
