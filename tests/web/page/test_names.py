@@ -106,6 +106,8 @@ def test_a_first_visit_asks_for_a_name_once(browser: Browser, server: Server,
 
 def test_a_name_taken_is_refused_in_the_servers_words(browser: Browser,
                                                       server: Server) -> None:
+    """A name that looks like a claimed one is refused with the server's sentence; the way
+    to a recovery code keeps the name typed."""
     taken = fresh_name("Bo")
     claim(server, taken)
     page, errors = open_page(browser, asked=True)
@@ -118,6 +120,9 @@ def test_a_name_taken_is_refused_in_the_servers_words(browser: Browser,
     detail = str(refusal.json()["detail"])
     assert detail[1:].rstrip(".") in page.inner_text("#player-error")
     assert kept(page) is None and page.is_visible("#player-dialog")
+    page.click("#player-other-way")           # maybe it is theirs: its code is asked next
+    assert page.input_value("#recover-name") == taken.upper()
+    assert page.evaluate("document.activeElement.id") == "recover-code"
     page.context.close()
     assert [e for e in errors if "status of 409" not in e] == []     # the refusal's own line
 

@@ -148,7 +148,9 @@ export function init(onForgotten = () => {}) {
   $("recover-form").addEventListener("submit", recover);
   $("player-other-way").addEventListener("click", () => {
     showWay(!recovering);
-    $(recovering ? "recover-name" : "claim-name").focus();
+    // a name refused as someone's may be the reader's own, from another device
+    if (recovering && !$("recover-name").value) $("recover-name").value = $("claim-name").value.trim();
+    $(!recovering ? "claim-name" : $("recover-name").value ? "recover-code" : "recover-name").focus();
   });
   $("player-skip").addEventListener("click", skip);
   $("player-done").addEventListener("click", close);
