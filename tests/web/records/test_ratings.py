@@ -188,14 +188,14 @@ def test_no_one_sinks_a_rating_by_playing_under_its_name(client: TestClient) -> 
     made_up = {"X-Player-Token": "made-up-by-the-client-0123456789"}
     assert client.post("/api/games", json={"players": [{"name": "You"}]},
                        headers=made_up).status_code == 401
-    game = new_game(client, players=[{"name": "Me"}, {"name": "Friend", "kind": "open"}])
-    joined = client.post(f"/api/games/{game['id']}/join",
-                         json={"invite": game["invites"][0]["code"]}, headers=made_up)
+    waiting = new_game(client, players=[{"name": "Me"}, {"name": "Friend", "kind": "open"}])
+    joined = client.post(f"/api/games/{waiting['id']}/join",
+                         json={"invite": waiting["invites"][0]["code"]}, headers=made_up)
     assert joined.status_code == 401
     # the sinker's own seat and a second one of the same game: one seat a player
-    game = client.post("/api/games", json={"players": [
+    mine = client.post("/api/games", json={"players": [
         {"name": "You"}, {"name": "Friend", "kind": "open"}]}, headers=player(sinker)).json()
-    twice = client.post(f"/api/games/{game['id']}/join",
-                        json={"invite": game["invites"][0]["code"]}, headers=player(sinker))
+    twice = client.post(f"/api/games/{mine['id']}/join",
+                        json={"invite": mine["invites"][0]["code"]}, headers=player(sinker))
     assert twice.status_code == 409 and "one seat of a game" in twice.json()["detail"]
     assert rating(client, "Victim") == before

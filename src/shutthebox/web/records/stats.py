@@ -209,9 +209,10 @@ RECENT = 20
 """How many of a player's last finished games their accuracy covers."""
 
 
-def recent_logs(engine: Engine, player: Player, count: int = RECENT) -> list[dict[str, Any]]:
-    """The logs of the claimed player's last ``count`` finished games, oldest first, their
-    seat under their current name (a game's log keeps the name it was played under)."""
+def recent_logs(engine: Engine, player: Player, count: int = RECENT
+                ) -> tuple[list[dict[str, Any]], list[int]]:
+    """The logs of the claimed player's last ``count`` finished games, oldest first, and
+    their seat in each (a game's log keeps the name it was played under)."""
     finished = func.max(RESULTS.c.finished)
     with engine.connect() as db:
         games = db.execute(
@@ -219,16 +220,10 @@ def recent_logs(engine: Engine, player: Player, count: int = RECENT) -> list[dic
             .where(RESULTS.c.player_id == player.id)
             .group_by(RESULTS.c.game_id).order_by(finished.desc(), RESULTS.c.game_id.desc())
             .limit(count)).all()
-        logs = []
+        logs, seats = [], []
         for game_id, seat, _when in reversed(games):
             match = read_game(db, game_id).match
-            if match is None:
-                continue
-            log = match.to_log()
-            names = list(log["players"])
-            if names[seat] != player.name:
-                if player.name in names:    # another seat has the name now: not theirs
-                    continue
-                names[seat] = player.name
-            logs.append({**log, "players": names})
-        return logs
+            if match is not None:
+                logs.append(match.to_log())
+                seats.append(int(seat))
+        return logs, seats

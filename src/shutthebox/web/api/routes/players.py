@@ -54,8 +54,8 @@ async def player_stats(service: GameService, work: SolverWork, name: str,
     answer = found.to_dict(await work.ask([client], advice.optimal_distribution,
                                           found.rules.to_dict()))
     answer["rating"] = await run_in_threadpool(player_rating, service.engine, player)
-    logs = await run_in_threadpool(recent_logs, service.engine, player)
-    answer["accuracy"] = await work.ask([client], accuracy_over, logs, player.name)
+    logs, seats = await run_in_threadpool(recent_logs, service.engine, player)
+    answer["accuracy"] = await work.ask([client], accuracy_over, logs, player.name, seats)
     return answer
 
 
