@@ -155,7 +155,7 @@ def test_phone_fits_every_rule_set(phone: Page, server: Server) -> None:
     assert {tiles for tiles, _ in layouts} >= {9, 10, 12}
     phone.goto(server.url)
     for preset in presets:
-        hold_game(phone, server, {"players": [{"name": "You", "kind": "here"}],
+        hold_game(phone, server, {"players": [{"name": "Ann", "kind": "here"}],
                                   "preset": preset["name"]})
         for _ in range(3):             # the roll (or the choice of dice), then the shut
             action = next_action(phone)
@@ -174,7 +174,7 @@ def test_phone_fits_every_rule_set(phone: Page, server: Server) -> None:
 
 def test_result_over_the_board(phone: Page, server: Server, tmp_path: Path) -> None:
     game = hold_game(phone, server, {"players": [
-        {"name": "You", "kind": "here"},
+        {"name": "Ann", "kind": "here"},
         {"name": "Computer", "kind": "computer", "computer": "easy"}], "rules": {"tiles": 4}})
     phone.emulate_media(reduced_motion="reduce")
     for _ in range(200):
