@@ -17,10 +17,11 @@ TOKEN = N_("Make a new random token and its hash: give the hash to the server "
            "token to yourself.")
 GAMES = N_("List the games waiting for players or being played, the latest changed first.")
 END = N_("End a game being played: nothing more is played, nobody wins it.")
-RENAME = N_("Rename a player: a claimed name with its player, statistics and rating; a name "
-            "given at the table, its finished games.")
-FREE = N_("Free a name: a claimed name's player is renamed aside (Name (1)) and signed out "
-          "on every device, so that someone else can claim it.")
+# Words the catalogues translate, true of a claimed name too (which moves with its player);
+# the manual says what rename and free do to a claim.
+RENAME = N_("Give a player's finished games (their statistics and rating) to another name.")
+FREE = N_("Set a name's finished games aside under another name, so that the name starts "
+          "afresh.")
 Database = Annotated[str | None, typer.Option("--database-url", help=DATABASE_HELP)]
 
 
