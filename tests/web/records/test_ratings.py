@@ -1,11 +1,12 @@
 """Ratings on the statistics: each claimed player's Elo rating from their finished games,
-through the API, on SQLite and PostgreSQL; computer seats at their fixed ratings; hot-seat,
-unclaimed and solo games unrated; the daily pair cap against farming; no rating sunk by
-playing under another's name."""
+through the API (and a real server), on SQLite and PostgreSQL; computer seats at their fixed
+ratings; hot-seat, unclaimed and solo games unrated; the daily pair cap against farming; no
+rating sunk by playing under another's name."""
 
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,6 +19,7 @@ from shutthebox.names import name_key
 from shutthebox.web.records.ratings import PAIR_GAMES_A_DAY
 from shutthebox.web.storage import RESULTS, SEATS
 from tests.web.client import claimed, duel, new_game, play_out, player, stored_match
+from tests.web.webserver import Server, play
 
 SHORT = {"tiles": 4}
 """Rules for games played many times over: a turn or two each."""
@@ -199,3 +201,33 @@ def test_no_one_sinks_a_rating_by_playing_under_its_name(client: TestClient) -> 
                         json={"invite": mine["invites"][0]["code"]}, headers=player(sinker))
     assert twice.status_code == 409 and "one seat of a game" in twice.json()["detail"]
     assert rating(client, "Victim") == before
+
+
+def test_farming_and_sinking_fail_on_a_real_server(tmp_path: Path, database_url: str) -> None:
+    server = Server(tmp_path, database_url=database_url).start()
+    try:
+        tokens = {name: server.post("/api/players", {"name": name}).json()["token"]
+                  for name in ("Farmer", "Feeder", "Victim")}
+        for _ in range(PAIR_GAMES_A_DAY + 4):
+            made = server.post("/api/games", {"players": [
+                {"name": "You"}, {"name": "Friend", "kind": "open"}], "rules": SHORT},
+                player=tokens["Farmer"]).json()
+            joined = server.post(f"/api/games/{made['id']}/join",
+                                 {"invite": made["invites"][0]["code"]},
+                                 player=tokens["Feeder"]).json()
+            play(server, joined["state"], {"0": made["tokens"]["0"], "1": joined["token"]})
+        for name in ("Farmer", "Feeder"):
+            stats = server.get(f"/api/stats?player={name}").json()
+            assert stats["games"] == PAIR_GAMES_A_DAY + 4
+            assert stats["rating"]["games"] == PAIR_GAMES_A_DAY
+        under = server.post("/api/games", {"players": [{"name": "victim"}, {"name": "Me"}]})
+        assert under.status_code == 409, under.text
+        made_up = server.post("/api/games", {"players": [{"name": "You"}]},
+                              player="made-up-by-the-client-0123456789")
+        assert made_up.status_code == 401, made_up.text
+        assert server.get("/api/stats?player=Victim").status_code == 404   # no game of hers
+        listed = {p["name"] for p in server.get("/api/players").json()}
+        assert listed == {"Farmer", "Feeder"}
+    finally:
+        server.stop()
+    assert "Traceback" not in server.log.read_text(errors="replace")
