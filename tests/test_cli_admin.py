@@ -1,5 +1,6 @@
 """`shutthebox admin` (cli/admin.py) on the database a real server uses, on SQLite and
-PostgreSQL: the token made, the games listed, one ended, a name renamed and freed; and the
+PostgreSQL: the token made, the games listed, one ended, a name renamed and freed (a claimed
+one: its player renamed, then set aside and signed out); and the
 admin token, used right and wrong against the server's admin view, never in its log."""
 
 from __future__ import annotations
@@ -67,6 +68,16 @@ def test_admin_commands_act_on_the_server_s_database_and_the_token_is_never_logg
             for command in (["rename", "Nobody", "Eve"], ["free", "Nobody"]):
                 said = shutthebox("admin", *command, "--database-url", url)
                 assert said.returncode == 2 and "no finished game" in said.stderr
+            zed = server.post("/api/players", {"name": "Zed"}).json()["token"]
+            renamed = shutthebox("admin", "rename", "zed", "Zeb", "--database-url", url)
+            assert renamed.returncode == 0, renamed.stderr
+            me = httpx.get(f"{server.url}/api/players/me", headers={"X-Player-Token": zed})
+            assert me.json() == {"name": "Zeb"}
+            freed = shutthebox("admin", "free", "Zeb", "--database-url", url)
+            assert freed.returncode == 0 and "'Zeb (1)'" in freed.stdout, freed.stderr
+            me = httpx.get(f"{server.url}/api/players/me", headers={"X-Player-Token": zed})
+            assert me.status_code == 401
+            assert server.post("/api/players", {"name": "Zeb"}).status_code == 201
         finally:
             server.stop()
     log = server.log.read_text()

@@ -2,6 +2,9 @@
 a header, a new game, the wait for the server's own steps (computers, roll-offs), a game
 played out with the first legal moves, and the stored log replayed.
 
+Claimed players too: a name claimed, its player token as a header, and a game of two of
+them, each on their own device.
+
 The client itself is the ``client`` fixture of ``tests/web/conftest.py``; this module is not a
 test module, so tests import from it."""
 
@@ -20,6 +23,35 @@ HOSTS = ("testserver",)
 
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
+
+
+def player(token: str) -> dict[str, str]:
+    """The header of a device's player token."""
+    return {"X-Player-Token": token}
+
+
+def claimed(client: TestClient, name: str) -> str:
+    """Claim ``name``; the device's player token."""
+    answer = client.post("/api/players", json={"name": name})
+    assert answer.status_code == 201, answer.text
+    token: str = answer.json()["token"]
+    return token
+
+
+def duel(client: TestClient, host: str, guest: str, **body: Any
+         ) -> tuple[dict[str, Any], dict[str, str]]:
+    """A game of two claimed players, each on their own device: the player of ``host``
+    makes it with an open seat, the player of ``guest`` joins it by invite. Its state and
+    each seat's token."""
+    made = client.post("/api/games", json={
+        "players": [{"name": "You"}, {"name": "Friend", "kind": "open"}], **body},
+        headers=player(host))
+    assert made.status_code == 201, made.text
+    game = made.json()
+    joined = client.post(f"/api/games/{game['id']}/join",
+                         json={"invite": game["invites"][0]["code"]}, headers=player(guest))
+    assert joined.status_code == 200, joined.text
+    return joined.json()["state"], {"0": game["tokens"]["0"], "1": joined.json()["token"]}
 
 
 def new_game(client: TestClient, **body: Any) -> dict[str, Any]:

@@ -138,8 +138,13 @@ class Server:
             self.process = None
 
     def post(self, path: str, body: dict[str, Any] | None = None,
-             token: str | None = None, key: str | None = None) -> httpx.Response:
+             token: str | None = None, key: str | None = None,
+             player: str | None = None) -> httpx.Response:
+        """POST ``body``, with a seat ``token``, an Idempotency-Key and a ``player``
+        token (``X-Player-Token``) if given."""
         headers = {}
+        if player:
+            headers["X-Player-Token"] = player
         if token:
             headers["Authorization"] = f"Bearer {token}"
         if key:

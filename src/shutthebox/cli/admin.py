@@ -17,6 +17,8 @@ TOKEN = N_("Make a new random token and its hash: give the hash to the server "
            "token to yourself.")
 GAMES = N_("List the games waiting for players or being played, the latest changed first.")
 END = N_("End a game being played: nothing more is played, nobody wins it.")
+# Words the catalogues translate, true of a claimed name too (which moves with its player);
+# the manual says what rename and free do to a claim.
 RENAME = N_("Give a player's finished games (their statistics and rating) to another name.")
 FREE = N_("Set a name's finished games aside under another name, so that the name starts "
           "afresh.")
@@ -81,7 +83,8 @@ def rename_command(
     new: Annotated[str, typer.Argument(help=N_("the name to give its games"))],
     database: Database = None,
 ) -> None:
-    """Give a player's finished games (their statistics and rating) to another name."""
+    """Rename a player: a claimed name with its player, statistics and rating; a name given
+    at the table, its finished games."""
     from shutthebox.web.records.names import rename
     from shutthebox.web.storage import make_engine
 
@@ -97,8 +100,8 @@ def free_command(
     name: Annotated[str, typer.Argument(help=N_("the name to free"))],
     database: Database = None,
 ) -> None:
-    """Set a name's finished games aside under another name, so that the name starts
-    afresh."""
+    """Free a name: a claimed name's player is renamed aside (Name (1)) and signed out on
+    every device, so that someone else can claim it."""
     from shutthebox.web.records.names import free
     from shutthebox.web.storage import make_engine
 

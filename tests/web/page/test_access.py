@@ -37,21 +37,26 @@ READY = {
 
 @pytest.fixture(scope="module")
 def games(server: Server) -> dict[str, Any]:
-    """A finished game against a computer named with a slash, a game waiting for its roll to
+    """A finished game against a computer named with a slash (and a solo game of the
+    player of that name, claimed as the 40-character one is), a game waiting for its roll to
     be shut, and an open invite; every here-seat has the 40-character name."""
+    long_name = server.post("/api/players", {"name": LONG_NAME}).json()["token"]
+    slashed = server.post("/api/players", {"name": SLASHED}).json()["token"]
     finished = server.post("/api/games", {
         "players": [{"name": LONG_NAME, "kind": "here"},
                     {"name": SLASHED, "kind": "computer", "computer": "medium"}],
-        "format": "rounds:2", "pace": "instant"}).json()
+        "format": "rounds:2", "pace": "instant"}, player=long_name).json()
     play_seat(server, finished["id"], finished["tokens"]["0"], 0, until_shut=False)
     playing = server.post("/api/games", {"players": [{"name": LONG_NAME, "kind": "here"}],
-                                         "preset": "box-12"}).json()
+                                         "preset": "box-12"}, player=long_name).json()
     play_seat(server, playing["id"], playing["tokens"]["0"], 0, until_shut=True)
-    solo = server.post("/api/games", {"players": [{"name": LONG_NAME, "kind": "here"}],
-                                      "format": "solo"}).json()
-    play_seat(server, solo["id"], solo["tokens"]["0"], 0, until_shut=False)
+    for token in (long_name, slashed):          # the statistics count claimed players
+        solo = server.post("/api/games", {"players": [{"name": "You", "kind": "here"}],
+                                          "format": "solo"}, player=token).json()
+        play_seat(server, solo["id"], solo["tokens"]["0"], 0, until_shut=False)
     invited = server.post("/api/games", {"players": [{"name": LONG_NAME, "kind": "here"},
-                                                     {"name": "Friend", "kind": "open"}]}).json()
+                                                     {"name": "Friend", "kind": "open"}]},
+                          player=long_name).json()
     tokens = {g["id"]: g["tokens"] for g in (finished, playing, invited)}
     return {"finished": finished["id"], "playing": playing["id"],
             "code": invited["invites"][0]["code"], "tokens": tokens}

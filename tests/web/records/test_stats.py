@@ -9,17 +9,21 @@ from __future__ import annotations
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.web.client import new_game, play_out
+from tests.web.client import claimed, new_game, play_out, player
 
 
-def test_players_are_listed_and_any_name_has_statistics(client: TestClient) -> None:
-    for _ in range(2):
-        state = new_game(client, players=[{"name": "Al/Bo"}])
-        play_out(client, state, state["tokens"])
-    duel = new_game(client, players=[{"name": "Al/Bo"}, {"name": "Bot", "computer": "easy"}])
-    play_out(client, duel, duel["tokens"])
+def test_claimed_players_are_listed_and_any_claimed_name_has_statistics(
+        client: TestClient) -> None:
+    token = claimed(client, "Al/Bo")
+    for players in ([{"name": "You"}], [{"name": "You"}],
+                    [{"name": "You"}, {"name": "Bot", "computer": "easy"}]):
+        made = client.post("/api/games", json={"players": players}, headers=player(token))
+        assert made.status_code == 201, made.text
+        play_out(client, made.json(), made.json()["tokens"])
+    unclaimed = new_game(client, players=[{"name": "Cy"}])
+    play_out(client, unclaimed, unclaimed["tokens"])
     names = {p["name"]: p["games"] for p in client.get("/api/players").json()}
-    assert names["Al/Bo"] == 3
+    assert names == {"Al/Bo": 3}        # Cy claimed no name: played, not counted
     stats = client.get("/api/stats", params={"player": "Al/Bo"}).json()
     assert stats["solo"]["games"] == 2 and stats["matches"] == 1
     assert stats["wins"] in (0.0, 0.5, 1.0)
@@ -38,5 +42,9 @@ def test_players_are_listed_and_any_name_has_statistics(client: TestClient) -> N
         *stats["optimal"], *stats["scores"]}
     turns = sum(stats["scores"].values())
     assert words["chart"]["caption"].startswith(f"From {turns} turns under the rules")
-    missing = client.get("/api/stats", params={"player": "Nobody"})
+    for name in ("Nobody", "Cy"):
+        missing = client.get("/api/stats", params={"player": name})
+        assert missing.status_code == 404 and "claimed" in missing.json()["detail"]
+    claimed(client, "Di")
+    missing = client.get("/api/stats", params={"player": "Di"})
     assert missing.status_code == 404 and "no finished games" in missing.json()["detail"]

@@ -127,11 +127,12 @@ class ServerClient:
         return self.server.post(path, json, headers["Authorization"][len("Bearer "):])
 
 
-def worst_game(server: Server, name: str, strength: str) -> dict[str, Any]:
-    """A finished game on the real server: ``name`` plays the worst choices against a
-    computer of ``strength``."""
+def worst_game(server: Server, name: str, strength: str, player: str | None = None
+               ) -> dict[str, Any]:
+    """A finished game on the real server: ``name`` (the claimed player of the token
+    ``player``, if given) plays the worst choices against a computer of ``strength``."""
     made = server.post("/api/games", {"players": [
-        {"name": name}, {"name": "Bot", "computer": strength}]})
+        {"name": name}, {"name": "Bot", "computer": strength}]}, player=player)
     assert made.status_code == 201, made.text
     state = made.json()
     # ServerClient answers get and post as TestClient does: the same walk, on a real server
@@ -182,8 +183,9 @@ def test_the_review_page_shows_the_chart_and_the_sentences(browser: Browser,
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 def test_the_statistics_show_the_rating_its_line_and_likeness(browser: Browser,
                                                               server: Server) -> None:
+    eve = server.post("/api/players", {"name": "Eve"}).json()["token"]   # rated: claimed
     for _ in range(2):
-        worst_game(server, "Eve", "medium")
+        worst_game(server, "Eve", "medium", eve)
     rating = server.get("/api/stats?player=Eve").json()["rating"]
     assert rating["games"] == 2 and len(rating["history"]) == 3
     page, errors = open_page(browser)

@@ -34,11 +34,13 @@ from shutthebox.web.storage import SEATS, NewGame, now
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """A seat at a new game: a name, its kind, and the computer strategy of a computer."""
+    """A seat at a new game: a name, its kind, the computer strategy of a computer, and the
+    claimed player who holds it (None: a name given at the table)."""
 
     name: str
     kind: SeatKind = SeatKind.HERE
     computer: str | None = None
+    player_id: int | None = None
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,8 @@ def new_game(rules: Rules, game_format: str, stake: int, seats: list[SeatSpec],
         "playing" if loaded.match else "waiting", waiting_for(loaded), [
             {"seat": s.seat, "kind": s.kind.value, "name": s.name, "computer": s.computer,
              "token_hash": token_hash(tokens[s.seat]) if s.seat in tokens else None,
-             "invite": invites.get(s.seat), "joined": s.joined}
+             "invite": invites.get(s.seat), "joined": s.joined,
+             "player_id": seats[s.seat].player_id}
             for s in table], loaded.log(0))
     return Created(game, loaded, tokens, invites)
 
@@ -114,11 +117,14 @@ def invite(changes: GameChanges, code: str) -> dict[str, Any]:
             "rules_text": rules_text(Rules.from_dict(loaded.config["rules"]))}
 
 
-def join(changes: GameChanges, game_id: str, code: str, name: str) -> tuple[int, str]:
-    """Take the open seat of the invite under ``name``; answer the seat and its token.
+def join(changes: GameChanges, game_id: str, code: str, name: str,
+         player_id: int | None = None) -> tuple[int, str]:
+    """Take the open seat of the invite under ``name``, for the claimed player
+    ``player_id`` if given; answer the seat and its token.
 
     :raises InviteNotFoundError: the invite is not for this game (404).
-    :raises SeatTakenError: its seat has been taken (409).
+    :raises SeatTakenError: its seat has been taken, or the player holds another seat of the
+        game (409).
     """
     code = normal_invite(code)
     with changes.changing(game_id) as change:
@@ -132,12 +138,16 @@ def join(changes: GameChanges, game_id: str, code: str, name: str) -> tuple[int,
         if row.joined is not None or seat.joined:
             raise SeatTakenError(_("the seat of invite {code!r} has been taken: ask "
                                    "for another invite").format(code=code))
+        if player_id is not None and db.execute(select(SEATS.c.seat).where(
+                SEATS.c.game_id == game_id, SEATS.c.player_id == player_id)).first():
+            raise SeatTakenError(_("{name!r} holds a seat at this game already: a player "
+                                   "holds one seat of a game").format(name=name))
         name = check_name(name, [s.name for s in loaded.seats if s.joined])
         token = new_token()
         taken = db.execute(update(SEATS).where(
             SEATS.c.game_id == game_id, SEATS.c.seat == seat.seat,
             SEATS.c.joined.is_(None)).values(
-            name=name, token_hash=token_hash(token), joined=now()))
+            name=name, token_hash=token_hash(token), joined=now(), player_id=player_id))
         if taken.rowcount != 1:
             raise SeatTakenError(_("the seat of invite {code!r} has been taken").format(
                                    code=code))

@@ -13,10 +13,10 @@ import secrets
 from dataclasses import dataclass
 from enum import StrEnum
 
-from shutthebox.errors import ShutTheBoxError
+from shutthebox.errors import PlayerNameError, ShutTheBoxError
 from shutthebox.language import _
 from shutthebox.names import MAX_NAME as MAX_NAME
-from shutthebox.names import clean_name
+from shutthebox.names import YOU, clean_name, name_key
 
 INVITE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 INVITE_LENGTH = 10
@@ -102,15 +102,37 @@ def normal_invite(code: str) -> str:
     return "".join(c for c in code.upper() if c.isalnum())
 
 
-def check_name(name: str, taken: list[str]) -> str:
-    """A player name as :func:`shutthebox.names.clean_name` makes it; refused if it cannot
-    be one or is already at the table.
+def stored_name(name: str) -> str:
+    """``name`` as :func:`shutthebox.names.clean_name` makes it, refused if it is how the
+    game addresses its reader (:data:`~shutthebox.names.YOU`, in any look): a name the
+    server stores is one the others can read.
 
-    :raises PlayerNameError: not a name.
-    :raises SeatError: the name is taken.
+    >>> stored_name(" Ann ")
+    'Ann'
+    >>> stored_name("YOU")
+    Traceback (most recent call last):
+    ...
+    shutthebox.errors.PlayerNameError: 'YOU' is how the game speaks to its reader, not a \
+name: type the name the others will see
+
+    :raises PlayerNameError: not a name, or "You".
     """
     name = clean_name(name)
-    if name.casefold() in (other.casefold() for other in taken):
+    if name_key(name) == name_key(YOU):
+        raise PlayerNameError(_("{name!r} is how the game speaks to its reader, not a "
+                                "name: type the name the others will see").format(name=name))
+    return name
+
+
+def check_name(name: str, taken: list[str]) -> str:
+    """A player name as :func:`stored_name` makes it; refused if it cannot be one or is
+    already at the table (or one that looks the same, see :func:`~shutthebox.names.name_key`).
+
+    :raises PlayerNameError: not a name, or "You".
+    :raises SeatError: the name is taken.
+    """
+    name = stored_name(name)
+    if name_key(name) in (name_key(other) for other in taken):
         raise SeatError(_("{name!r} is already playing in this game: choose another name").format(
                           name=name))
     return name

@@ -163,8 +163,10 @@ class Series:
             raise RematchError(_("this series has {number} games, the most one series "
                                  "holds: start a new game").format(number=number))
         order = [(j + 1) % count for j in range(count)]     # who sat second now starts
+        held = {seat: player for seat, player in db.execute(     # the players stay
+            select(SEATS.c.seat, SEATS.c.player_id).where(SEATS.c.game_id == game_id))}
         specs = [SeatSpec(old.name, SeatKind.COMPUTER if old.kind is SeatKind.COMPUTER
-                          else SeatKind.HERE, old.computer)
+                          else SeatKind.HERE, old.computer, held.get(old.seat))
                  for old in (loaded.seats[i] for i in order)]
         config = loaded.config
         name = loaded.seats[seat].name

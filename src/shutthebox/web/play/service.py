@@ -92,9 +92,11 @@ class GameService:
         """What an invite is for: the game, the seat, the table and the rules."""
         return creating.invite(self.changes, code)
 
-    def join(self, game_id: str, code: str, name: str) -> dict[str, Any]:
-        """Take the open seat of the invite under ``name``; answer the seat's token."""
-        seat, token = creating.join(self.changes, game_id, code, name)
+    def join(self, game_id: str, code: str, name: str, player_id: int | None = None
+             ) -> dict[str, Any]:
+        """Take the open seat of the invite under ``name`` (for the claimed player
+        ``player_id``, if given); answer the seat's token."""
+        seat, token = creating.join(self.changes, game_id, code, name, player_id)
         return {"game_id": game_id, "seat": seat, "token": token,
                 "state": self.state(game_id, 0, [token])}
 

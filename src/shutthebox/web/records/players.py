@@ -20,13 +20,13 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from shutthebox.errors import PlayerNameError
 from shutthebox.language import _
-from shutthebox.names import YOU, clean_name, name_key
+from shutthebox.names import clean_name, name_key
 from shutthebox.web.play.seats import (
     SeatTakenError,
     TooManyGuessesError,
     UnauthorizedError,
+    stored_name,
     token_hash,
 )
 from shutthebox.web.storage.queries import now
@@ -85,11 +85,7 @@ def claimable_name(name: str) -> str:
 
     :raises PlayerNameError: not a name, or "You".
     """
-    name = clean_name(name)
-    if name_key(name) == name_key(YOU):
-        raise PlayerNameError(_("{name!r} is how the game speaks to its reader, not a "
-                                "name: type the name the others will see").format(name=name))
-    return name
+    return stored_name(name)
 
 
 def new_recovery_code() -> str:

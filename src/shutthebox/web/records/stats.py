@@ -1,6 +1,9 @@
-"""A player's statistics: the results each finished game records, the players who have
-them, and from a player's results the record, the turn scores and the solo games, all counted
-under the rules the player played most."""
+"""A player's statistics: the results each finished game records, the claimed players who
+have them, and from a player's results the record, the turn scores and the solo games, all
+counted under the rules the player played most. Only claimed players have statistics: a
+result counts under the player who held its seat (``results.player_id``), never under a
+name, so a rename follows the player and no one adds to another's record by playing under
+their name."""
 
 from __future__ import annotations
 
@@ -14,7 +17,9 @@ from sqlalchemy.engine import Engine
 from shutthebox.language import _
 from shutthebox.rules import Rules
 from shutthebox.web.play.memory import GameNotFoundError, read_game
+from shutthebox.web.records.players import Player, holder_of
 from shutthebox.web.storage import RESULTS
+from shutthebox.web.storage.schema import PLAYERS
 
 
 class Result(Protocol):
@@ -158,27 +163,45 @@ def stats_words(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def finished_players(engine: Engine) -> list[dict[str, Any]]:
-    """Everyone with a finished game: name, games, last played; most games first."""
+    """Every claimed player with a finished game: their name, games, last played; most
+    games first. Results of seats no claimed player held are left out (anyone may play
+    under a name of the table's, unrated and uncounted)."""
+    games = func.count(RESULTS.c.game_id)
     with engine.connect() as db:
         rows = db.execute(
-            select(RESULTS.c.player, func.count(), func.max(RESULTS.c.finished))
-            .group_by(RESULTS.c.player).order_by(func.count().desc(), RESULTS.c.player)
+            select(PLAYERS.c.name, games, func.max(RESULTS.c.finished))
+            .join(PLAYERS, PLAYERS.c.id == RESULTS.c.player_id)
+            .group_by(PLAYERS.c.id, PLAYERS.c.name).order_by(games.desc(), PLAYERS.c.name)
             .limit(500)).all()
-    return [{"name": name, "games": games, "last_played": last.isoformat() + "Z"}
-            for name, games, last in rows]
+    return [{"name": name, "games": count, "last_played": last.isoformat() + "Z"}
+            for name, count, last in rows]
 
 
-def player_results(engine: Engine, name: str) -> list[Any]:
-    """The player's results, oldest first.
+def claimed_player(engine: Engine, name: str) -> Player:
+    """The claimed player of ``name`` (or of a name that looks the same).
+
+    :raises GameNotFoundError: no player claimed it.
+    """
+    with engine.connect() as db:
+        player = holder_of(db, name)
+    if player is None:
+        raise GameNotFoundError(_("no player has claimed the name {name!r} on this server: "
+                                  "the statistics count claimed players only").format(
+                                  name=name))
+    return player
+
+
+def player_results(engine: Engine, player: Player) -> list[Any]:
+    """The claimed player's results, oldest first.
 
     :raises GameNotFoundError: the player has no finished game.
     """
     with engine.connect() as db:
-        rows = db.execute(select(RESULTS).where(RESULTS.c.player == name)
-                               .order_by(RESULTS.c.finished)).all()
+        rows = db.execute(select(RESULTS).where(RESULTS.c.player_id == player.id)
+                          .order_by(RESULTS.c.finished)).all()
     if not rows:
         raise GameNotFoundError(_("{name!r} has no finished games yet: finish a game "
-                                  "and the statistics appear here").format(name=name))
+                                  "and the statistics appear here").format(name=player.name))
     return list(rows)
 
 
@@ -186,17 +209,21 @@ RECENT = 20
 """How many of a player's last finished games their accuracy covers."""
 
 
-def recent_logs(engine: Engine, name: str, count: int = RECENT) -> list[dict[str, Any]]:
-    """The logs of ``name``'s last ``count`` finished games, oldest first."""
+def recent_logs(engine: Engine, player: Player, count: int = RECENT
+                ) -> tuple[list[dict[str, Any]], list[int]]:
+    """The logs of the claimed player's last ``count`` finished games, oldest first, and
+    their seat in each (a game's log keeps the name it was played under)."""
     finished = func.max(RESULTS.c.finished)
     with engine.connect() as db:
-        games = [game_id for game_id, _ in db.execute(
-            select(RESULTS.c.game_id, finished).where(RESULTS.c.player == name)
+        games = db.execute(
+            select(RESULTS.c.game_id, func.min(RESULTS.c.seat), finished)
+            .where(RESULTS.c.player_id == player.id)
             .group_by(RESULTS.c.game_id).order_by(finished.desc(), RESULTS.c.game_id.desc())
-            .limit(count))]
-        logs = []
-        for game_id in reversed(games):
+            .limit(count)).all()
+        logs, seats = [], []
+        for game_id, seat, _when in reversed(games):
             match = read_game(db, game_id).match
             if match is not None:
                 logs.append(match.to_log())
-        return logs
+                seats.append(int(seat))
+        return logs, seats

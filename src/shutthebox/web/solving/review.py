@@ -174,11 +174,14 @@ def table_words(by_chance: bool) -> dict[str, str]:
             "dice_choice": _("dice choice"), "best": _("best")}
 
 
-def accuracy_over(logs: Sequence[Mapping[str, Any]], name: str) -> dict[str, Any] | None:
+def accuracy_over(logs: Sequence[Mapping[str, Any]], name: str,
+                  seats: Sequence[int] | None = None) -> dict[str, Any] | None:
     """``name``'s accuracy in each of these finished games (the solver worker's work: the
     coach's analysis of each, by expected score for want of a match table the server has
     not worked out), oldest first: ``history``, ``average``, ``games``, and ``text`` and
     ``title`` (the words of its line); None when no game of theirs had a choice to make.
+    ``seats``: the player's seat in each game (a game's log keeps the name played under,
+    which a rename changes since); without them, the seats named ``name``.
 
     :raises LogError: a log does not replay.
     """
@@ -186,11 +189,12 @@ def accuracy_over(logs: Sequence[Mapping[str, Any]], name: str) -> dict[str, Any
     from shutthebox.web.solving.tables import table_missing
 
     history = []
-    for log in logs:
-        seats = [p for p in analyse(log, match_tables=table_missing(log) is None).players
-                 if p.player == name and p.decisions]
-        if seats:
-            history.append(sum(p.accuracy for p in seats) / len(seats))
+    for index, log in enumerate(logs):
+        seats_played = [p for p in analyse(log, match_tables=table_missing(log) is None).players
+                        if (p.player == name if seats is None else p.seat == seats[index])
+                        and p.decisions]
+        if seats_played:
+            history.append(sum(p.accuracy for p in seats_played) / len(seats_played))
     if not history:
         return None
     average = sum(history) / len(history)

@@ -91,6 +91,7 @@ def _moving(fields: frozenset[str]) -> Update:
 
 
 _APPENDING = insert(EVENTS)
+_HELD = select(SEATS.c.seat, SEATS.c.player_id).where(SEATS.c.game_id == bindparam("game_id"))
 _ANSWERING = insert(ANSWERS)
 _ANSWER = select(ANSWERS.c.body).where(
     ANSWERS.c.game_id == bindparam("game_id"), ANSWERS.c.seat == bindparam("seat"),
@@ -125,10 +126,13 @@ def store_new_game(connection: Connection, game: NewGame) -> None:
 def record_results(connection: Connection, game_id: str, rows: list[dict[str, Any]]
                    ) -> None:
     """Store a finished game's result for each player (``seat``, ``player``, ``rules``,
-    ``format``, ``won``, ``scores``, ``shut_boxes``), finished now."""
+    ``format``, ``won``, ``scores``, ``shut_boxes``), finished now, each under the claimed
+    player who held its seat (``player_id``: the seat's, unless the row names one)."""
     stamp = now()
+    held = {seat: player for seat, player in connection.execute(_HELD, {"game_id": game_id})}
     connection.execute(insert(RESULTS), [
-        {**row, "game_id": game_id, "finished": stamp} for row in rows])
+        {"player_id": held.get(row["seat"]), **row, "game_id": game_id, "finished": stamp}
+        for row in rows])
 
 
 def append_events(connection: Connection, game_id: str, start: int,

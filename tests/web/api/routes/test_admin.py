@@ -1,7 +1,8 @@
 """The admin view (web/api/routes/admin.py, web/play/admin.py, web/records/names.py) on
 both databases: off without an admin token, refused without the token or from another
 address, and with both: the games open and who is at them, the last errors, a game ended,
-a name renamed and freed."""
+a name renamed and freed, and a claimed one: its player renamed with their record, or set
+aside and signed out so that someone else can claim it."""
 
 from __future__ import annotations
 
@@ -117,11 +118,56 @@ def test_the_admin_renames_and_frees_a_player_s_name(admin: TestClient) -> None:
     renamed = admin.post("/api/admin/players/rename", json={"old": "Ann", "new": "Anna"},
                          headers=ADMIN)
     assert renamed.status_code == 200 and renamed.json() == {"renamed": 1}
-    names = {player["name"] for player in admin.get("/api/players").json()}
-    assert "Anna" in names and "Ann" not in names
     freed = admin.post("/api/admin/players/free", json={"name": "Anna"}, headers=ADMIN)
     assert freed.status_code == 200 and freed.json() == {"aside": "Anna (1)"}
     for body in ({"old": "Anna", "new": "Bo"}, {"old": "Anna (1)", "new": "\x1b[2J"},
                  {"old": "Anna (1)", "new": " "}, {"old": "x" * 81, "new": "y"}):
         answer = admin.post("/api/admin/players/rename", json=body, headers=ADMIN)
         assert 400 <= answer.status_code < 500, (body, answer.text)
+
+
+def claim(client: TestClient, name: str) -> str:
+    answer = client.post("/api/players", json={"name": name})
+    assert answer.status_code == 201, answer.text
+    token: str = answer.json()["token"]
+    return token
+
+
+def test_the_admin_renames_a_claimed_player_with_their_record_and_rating(
+        admin: TestClient) -> None:
+    ann, bo = claim(admin, "Ann"), claim(admin, "Bo")
+    game = admin.post("/api/games", json={"players": [{"name": "You"}], "rules": {"tiles": 4}},
+                      headers={"X-Player-Token": ann})
+    finish(admin, game.json())
+    taken = admin.post("/api/admin/players/rename", json={"old": "Ann", "new": "bo"},
+                       headers=ADMIN)
+    assert taken.status_code == 409 and "belongs to another player" in taken.json()["detail"]
+    renamed = admin.post("/api/admin/players/rename", json={"old": "ann", "new": "Anna"},
+                         headers=ADMIN)
+    assert renamed.status_code == 200 and renamed.json() == {"renamed": 1}
+    assert admin.get("/api/players/me", headers={"X-Player-Token": ann}).json() == {
+        "name": "Anna"}
+    assert [p["name"] for p in admin.get("/api/players").json()] == ["Anna"]
+    stats = admin.get("/api/stats", params={"player": "Anna"})
+    assert stats.status_code == 200 and stats.json()["games"] == 1, stats.text
+    assert claim(admin, "Ann")          # the old name is anyone's again
+    assert admin.get("/api/players/me", headers={"X-Player-Token": bo}).status_code == 200
+
+
+def test_the_admin_frees_a_claimed_name_for_someone_else(admin: TestClient) -> None:
+    old = claim(admin, "Eve")
+    game = admin.post("/api/games", json={"players": [{"name": "You"}], "rules": {"tiles": 4}},
+                      headers={"X-Player-Token": old})
+    finish(admin, game.json())
+    freed = admin.post("/api/admin/players/free", json={"name": "EVE"}, headers=ADMIN)
+    assert freed.status_code == 200 and freed.json() == {"aside": "Eve (1)"}
+    assert admin.get("/api/players/me", headers={"X-Player-Token": old}).status_code == 401
+    refused = admin.post("/api/games", json={"players": [{"name": "You"}]},
+                         headers={"X-Player-Token": old})
+    assert refused.status_code == 401
+    new = claim(admin, "Eve")
+    assert admin.get("/api/players/me", headers={"X-Player-Token": new}).json() == {
+        "name": "Eve"}
+    assert admin.get("/api/stats", params={"player": "Eve (1)"}).json()["games"] == 1
+    fresh = admin.get("/api/stats", params={"player": "Eve"})
+    assert fresh.status_code == 404 and "no finished games" in fresh.json()["detail"]

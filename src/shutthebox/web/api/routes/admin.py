@@ -78,12 +78,14 @@ async def end(game_id: str, service: ServiceDep) -> dict[str, Any]:
 
 @router.post("/players/rename")
 async def rename(body: Rename, service: ServiceDep) -> dict[str, Any]:
-    """Give a name's finished games to another name."""
+    """Rename a claimed player (their statistics and rating follow), or give an unclaimed
+    name's finished games to another name."""
     count = await run_in_threadpool(names.rename, service.engine, body.old, body.new)
     return {"renamed": count}
 
 
 @router.post("/players/free")
 async def free(body: Free, service: ServiceDep) -> dict[str, Any]:
-    """Set a name's finished games aside under another name: the name starts afresh."""
+    """Free a name: a claimed name's player is renamed aside and signed out on every device
+    (anyone may claim the name again); an unclaimed name's games are set aside."""
     return {"aside": await run_in_threadpool(names.free, service.engine, body.name)}

@@ -3,6 +3,7 @@ the games a client's tokens hold and a game's state."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Header, Query
@@ -20,6 +21,7 @@ from shutthebox.strategies import STRENGTHS
 from shutthebox.web.api.deps import (
     Authorization,
     ClientKey,
+    PlayerTokenDep,
     SeatTokens,
     ServiceDep,
     WorkDep,
@@ -29,6 +31,7 @@ from shutthebox.web.logs import game_event
 from shutthebox.web.play.seats import SeatKind, bearer_tokens
 from shutthebox.web.play.service import GameService, SeatSpec
 from shutthebox.web.play.table import MAX_CLOCK
+from shutthebox.web.records import seating
 from shutthebox.web.solving.work import SolverWork
 
 router = APIRouter()
@@ -70,12 +73,16 @@ def _stake(value: str | float | None) -> int:
     return parse_stake(str(value))
 
 
-async def start(service: GameService, work: SolverWork, body: NewGame, client: str
-                ) -> dict[str, Any]:
+async def start(service: GameService, work: SolverWork, body: NewGame, client: str,
+                player_token: str | None = None) -> dict[str, Any]:
     """Store the new game of ``body`` for ``client``; answer its state (with the seats'
-    tokens and invites). A hard computer's match table is started if it fits the budget.
+    tokens and invites). The player of ``player_token`` holds the first seat here (see
+    :mod:`~shutthebox.web.records.seating`). A hard computer's match table is started if it
+    fits the budget.
 
     :raises ShutTheBoxError: bad rules, format, stake, seats or computers.
+    :raises NameClaimedError: a seat named with another player's claimed name (409).
+    :raises PlayerTokenError: a player token the server does not know (401).
     """
     base = preset(body.preset) if body.preset else Rules()
     rules = base.replace(**body.rules) if body.rules else base
@@ -87,10 +94,16 @@ async def start(service: GameService, work: SolverWork, body: NewGame, client: s
             raise ShutTheBoxError(_("the computer seat {name!r} needs a strength: one "
                                     "of {known}").format(
                                     name=seat.name, known=', '.join(STRENGTHS)))
+
+    def seated() -> list[SeatSpec]:
+        with service.engine.connect() as db:
+            return seating.new_seats(db, seats, player_token)
+
+    seats = await service.run(None, seated)
     fmt = body.format or ("solo" if len(seats) == 1 else "single")
     computers, table = await run_in_threadpool(work.check_computers, rules, fmt,
                                                [s.computer for s in seats], body.approximate)
-    seats = [SeatSpec(s.name, s.kind, c) for s, c in zip(seats, computers, strict=True)]
+    seats = [replace(s, computer=c) for s, c in zip(seats, computers, strict=True)]
     if table is not None:       # reserved first: a client's second table is refused uncreated
         work.reserve_table(rules, table, client)
     stake = _stake(body.stake)
@@ -123,11 +136,14 @@ def strengths() -> dict[str, str]:
 
 
 @router.post("/games", status_code=201)
-async def new_game(body: NewGame, service: ServiceDep, work: WorkDep, client: ClientKey
-                   ) -> JSONResponse:
+async def new_game(body: NewGame, service: ServiceDep, work: WorkDep, client: ClientKey,
+                   player: PlayerTokenDep) -> JSONResponse:
     """Start a game. The answer holds, once, a token for each seat at this device and an
-    invite for each open seat. Computer seats play in the background."""
-    created = await start(service, work, body, client)
+    invite for each open seat. Computer seats play in the background. With the device's
+    player token (``X-Player-Token``) its player holds the first seat here, under their
+    claimed name; the other seats here are named at the table: 409 for a name another player
+    claimed, 400 for "You"."""
+    created = await start(service, work, body, client, player)
     game_event("game created", game=created.get("id"), seats=len(body.players),
                format=body.format or "-")
     return JSONResponse(created, status_code=201)

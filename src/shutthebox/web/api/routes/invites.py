@@ -15,11 +15,12 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from shutthebox.language import _
-from shutthebox.web.api.deps import ClientKey, MissesDep, ServiceDep
+from shutthebox.web.api.deps import ClientKey, MissesDep, PlayerTokenDep, ServiceDep
 from shutthebox.web.limits import MissLimit
 from shutthebox.web.logs import game_event
 from shutthebox.web.play.seats import InviteNotFoundError, TooManyGuessesError
 from shutthebox.web.play.service import GameService
+from shutthebox.web.records import seating
 
 T = TypeVar("T")
 
@@ -28,7 +29,9 @@ router = APIRouter()
 
 class Join(BaseModel):
     invite: str = Field(min_length=1, max_length=32)
-    name: str = Field(min_length=1, max_length=40)
+    name: str | None = Field(default=None, min_length=1, max_length=40,
+                             description="the name to play under, without a player token "
+                             "(with one: the player's claimed name)")
 
 
 async def with_invite(misses: MissLimit, client: str, function: Callable[..., T],
@@ -53,10 +56,19 @@ async def with_invite(misses: MissLimit, client: str, function: Callable[..., T]
 
 @router.post("/games/{game_id}/join")
 async def join(game_id: str, body: Join, service: ServiceDep, misses: MissesDep,
-               client: ClientKey) -> dict[str, Any]:
-    """Take an open seat with its invite; the answer holds the seat's token, once."""
+               client: ClientKey, player: PlayerTokenDep) -> dict[str, Any]:
+    """Take an open seat with its invite; the answer holds the seat's token, once. With
+    the device's player token (``X-Player-Token``) its player holds the seat, under their
+    claimed name (409 if they hold another seat of the game); without it, ``name`` is the
+    seat's: 409 for a name another player claimed, 400 for "You"."""
+
+    def named() -> tuple[str, int | None]:
+        with service.engine.connect() as db:
+            return seating.joiner(db, body.name, player)
+
+    name, player_id = await service.run(None, named)
     joined: dict[str, Any] = await with_invite(misses, client, service.join, game_id,
-                                               body.invite, body.name)
+                                               body.invite, name, player_id)
     game_event("seat joined", game=game_id, seat=joined.get("seat"))
     return joined
 

@@ -1,7 +1,7 @@
 """The players: a name claimed (:mod:`shutthebox.web.records.players`), brought to another
 device with its recovery code, and who a device's token is; everyone with a finished game,
 and a player's statistics (counted in :mod:`shutthebox.web.records.stats`) beside optimal
-play's, with their rating (:mod:`shutthebox.web.records.ratings`)."""
+play's, with their rating (:mod:`shutthebox.web.records.ratings`): claimed players only."""
 
 from __future__ import annotations
 
@@ -24,7 +24,13 @@ from shutthebox.web.play.seats import TooManyGuessesError, UnauthorizedError
 from shutthebox.web.play.service import GameService
 from shutthebox.web.records import players as claims
 from shutthebox.web.records.ratings import player_rating
-from shutthebox.web.records.stats import PlayerStats, finished_players, player_results, recent_logs
+from shutthebox.web.records.stats import (
+    PlayerStats,
+    claimed_player,
+    finished_players,
+    player_results,
+    recent_logs,
+)
 from shutthebox.web.solving import workers as advice
 from shutthebox.web.solving.review import accuracy_over
 from shutthebox.web.solving.work import SolverWork
@@ -34,20 +40,22 @@ router = APIRouter()
 
 async def player_stats(service: GameService, work: SolverWork, name: str,
                        client: str) -> dict[str, Any]:
-    """The statistics of the player ``name`` (cleaned first), with optimal play's scores
-    under the rules the player played most, their ``rating`` (None before a rated
-    game) and their ``accuracy`` over their last games (None before a choice was made).
+    """The statistics of the claimed player ``name`` (cleaned first, in any look of it),
+    under their current name, with optimal play's scores under the rules the player played
+    most, their ``rating`` (None before a rated game) and their ``accuracy`` over their last
+    games (None before a choice was made).
 
     :raises ShutTheBoxError: a bad name.
-    :raises GameNotFoundError: the player has no finished game.
+    :raises GameNotFoundError: no player claimed the name, or they have no finished game.
     """
-    name = clean_name(name)
-    found = PlayerStats(name, await run_in_threadpool(player_results, service.engine, name))
+    player = await run_in_threadpool(claimed_player, service.engine, clean_name(name))
+    found = PlayerStats(player.name, await run_in_threadpool(player_results, service.engine,
+                                                             player))
     answer = found.to_dict(await work.ask([client], advice.optimal_distribution,
                                           found.rules.to_dict()))
-    answer["rating"] = await run_in_threadpool(player_rating, service.engine, name)
-    logs = await run_in_threadpool(recent_logs, service.engine, name)
-    answer["accuracy"] = await work.ask([client], accuracy_over, logs, name)
+    answer["rating"] = await run_in_threadpool(player_rating, service.engine, player)
+    logs, seats = await run_in_threadpool(recent_logs, service.engine, player)
+    answer["accuracy"] = await work.ask([client], accuracy_over, logs, player.name, seats)
     return answer
 
 
@@ -117,8 +125,8 @@ async def me(service: ServiceDep, token: PlayerTokenDep) -> dict[str, Any]:
 
 @router.get("/players")
 def players(service: ServiceDep) -> list[dict[str, Any]]:
-    """Everyone with a finished game, with how many (``games``, and ``games_text`` in
-    words)."""
+    """Every claimed player with a finished game, with how many (``games``, and
+    ``games_text`` in words); games of seats named at the table are not counted."""
     from shutthebox.language import ngettext
 
     return [{**p, "games_text": ngettext("{count} game", "{count} games", p["games"])
@@ -128,7 +136,8 @@ def players(service: ServiceDep) -> list[dict[str, Any]]:
 @router.get("/stats")
 async def stats(player: Annotated[str, Query(min_length=1, max_length=80)],
                 service: ServiceDep, work: WorkDep, client: ClientKey) -> dict[str, Any]:
-    """A player's record, solo games, and turn scores beside optimal play's."""
+    """A claimed player's record, solo games, and turn scores beside optimal play's (404
+    for a name no one claimed)."""
     return await player_stats(service, work, player, client)
 
 
