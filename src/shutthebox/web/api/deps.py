@@ -40,13 +40,14 @@ async def get_client(request: Request) -> str:
 Authorization = Annotated[str | None, Header(description="Bearer <seat token>")]
 
 
-PlayerToken = Annotated[str | None, Header(alias="X-Player-Token", max_length=128,
+PlayerToken = Annotated[str | None, Header(max_length=128,
                                            description="the device's player token")]
 
 
-async def player_token(token: PlayerToken = None) -> str | None:
-    """The player token of the ``X-Player-Token`` header, if any."""
-    return token or None
+async def player_token(x_player_token: PlayerToken = None) -> str | None:
+    """The player token of the ``X-Player-Token`` header, if any (FastAPI reads the header
+    of the parameter's name, its underscores as dashes)."""
+    return x_player_token or None
 
 
 async def seat_tokens(authorization: Authorization = None) -> list[str]:
