@@ -11,7 +11,9 @@ closed until the host frees it.
 
 from __future__ import annotations
 
+import functools
 import hmac
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +22,8 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from shutthebox.language import _
+from shutthebox.errors import PlayerNameError
+from shutthebox.language import LANGUAGES, N_, _, catalogue
 from shutthebox.names import clean_name, name_key
 from shutthebox.web.play.seats import (
     SeatTakenError,
@@ -79,13 +82,44 @@ class Claim:
         return {"name": self.player.name, "token": self.token, "recovery": self.recovery}
 
 
+GIVEN_NAMES = (N_("Player {number}"), N_("Computer"), N_("Friend"))
+"""The names the page gives seats by itself, in any language, with or without a number:
+never claimed, or a claim would refuse every unnamed player's game."""
+
+
+@functools.cache
+def _given_patterns() -> re.Pattern[str]:
+    # A number's key: its digits, with 0 and 1 drawn as the letters they look like.
+    number = "[0-9ol]+"
+    said = {_said_in(language, given) for language in LANGUAGES for given in GIVEN_NAMES}
+    alternatives = [re.escape(name_key(text)).replace(re.escape("{number}"), number)
+                    for text in said]
+    return re.compile(rf"(?:{'|'.join(alternatives)})(?: {number})?")
+
+
+def _said_in(language: str, message: str) -> str:
+    return catalogue(language).messages.get(message, message)
+
+
 def claimable_name(name: str) -> str:
     """``name`` cleaned (:func:`~shutthebox.names.clean_name`), refused if it is how the game
-    addresses its reader.
+    addresses its reader or a name the page gives by itself (:data:`GIVEN_NAMES`).
 
-    :raises PlayerNameError: not a name, or "You".
+    >>> claimable_name("Ann"), claimable_name("Player One")
+    ('Ann', 'Player One')
+    >>> claimable_name("joueur 2")
+    Traceback (most recent call last):
+    ...
+    shutthebox.errors.PlayerNameError: 'joueur 2' is a name the game gives unnamed seats: \
+choose a name of your own
+
+    :raises PlayerNameError: not a name, "You", or a given name.
     """
-    return stored_name(name)
+    name = stored_name(name)
+    if _given_patterns().fullmatch(name_key(name)):
+        raise PlayerNameError(_("{name!r} is a name the game gives unnamed seats: choose a "
+                                "name of your own").format(name=name))
+    return name
 
 
 def new_recovery_code() -> str:

@@ -80,3 +80,13 @@ def test_a_thousand_names_from_one_address_are_refused_after_a_few(
                 for i in range(40)]
     assert statuses[:5] == [201] * 5
     assert set(statuses[5:]) == {429}
+
+
+@pytest.mark.parametrize("name", ["Player 1", "player 12", "Computer", "Friend 3", "Joueur 2",
+                                  "Ordinateur", "Freund"])
+def test_the_names_the_page_gives_unnamed_seats_cannot_be_claimed(
+        client: TestClient, name: str) -> None:
+    """Else a claim of "Player 1" would refuse every unnamed player's one-tap game."""
+    answer = client.post("/api/players", json={"name": name})
+    assert answer.status_code == 400, answer.text
+    assert "gives unnamed seats" in answer.json()["detail"]
