@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
 from shutthebox.coach.daily import DailyBox, daily_box, parse_day
@@ -29,10 +29,15 @@ Day = Annotated[str | None, Field(default=None, max_length=10,
 
 
 class TurnDay(BaseModel):
+    # No other field: a client's moves, score or name are never a result (422, not ignored).
+    model_config = ConfigDict(extra="forbid")
+
     day: Day = None
 
 
 class TurnDecision(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
     day: Day = None
     at: int = Field(ge=0, le=daily.MAX_MOVES,
                     description="the count of decisions made before this one (the turn's "
