@@ -19,7 +19,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
-from shutthebox.coach.daily import DailyBox, daily_box
+from shutthebox.coach.daily import DailyBox, DailyDateError, daily_box
 from shutthebox.match import Match
 from shutthebox.web.records import daily
 from shutthebox.web.records.players import Player, claim, rename_player
@@ -232,5 +232,5 @@ def test_the_finished_turn_is_the_players_game_and_the_table_lists_claimed_playe
 def test_only_today_and_yesterday_are_played_on_the_server() -> None:
     assert daily.box_of("2026-11-23", b"s", now=DAY).day == date(2026, 11, 23)
     for day in ("2026-11-22", "2026-11-25", "24/11/2026"):
-        with pytest.raises(daily.DailyDateError):
+        with pytest.raises(DailyDateError):
             daily.box_of(day, b"s", now=DAY)
