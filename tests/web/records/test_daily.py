@@ -215,11 +215,16 @@ def test_the_finished_turn_is_the_players_game_and_the_table_lists_claimed_playe
     with engine.connect() as db:
         rows = db.execute(select(RESULTS.c.player, RESULTS.c.player_id)
                           .where(RESULTS.c.game_id == dees.game_id)).all()
-        table = daily.day_table(db, box)
+        table = daily.day_table(db, box, now=date(2026, 11, 26))
         other_day = daily.day_table(db, daily_box(date(2026, 11, 23)))
     assert [tuple(r) for r in rows] == [("Dee", dee.id)]
     assert sorted(r["player"] for r in table["results"]) == ["Dee", "Evelyn"]
     assert {r["game"] for r in table["results"]} == {dees.game_id, eves.game_id}
+    with engine.connect() as db:         # while the day's box is played: no one's dice
+        while_played = daily.day_table(db, box, now=date(2026, 11, 25))
+    assert [r["game"] for r in while_played["results"]] == [None, None]
+    assert [r["player"] for r in while_played["results"]] == [
+        r["player"] for r in table["results"]]
     scores = [r["score"] for r in table["results"]]
     assert scores == sorted(scores, reverse=not box.rules.lower_is_better)
     assert table["text"].startswith("2 results") and other_day["results"] == []

@@ -337,9 +337,14 @@ def store_turn(db: Connection, box: DailyBox, match: Match, player: Player) -> s
     return game_id
 
 
-def day_table(db: Connection, box: DailyBox) -> dict[str, Any]:
+def day_table(db: Connection, box: DailyBox, now: date | None = None) -> dict[str, Any]:
     """The day's results, the server's records of the turns it dealt to claimed players,
-    under their names as they are now, best first (equal scores by who finished first)."""
+    under their names as they are now, best first (equal scores by who finished first).
+
+    Each result's ``game`` (its review) is given only once the day's box can no longer be
+    played: everyone's dice are the same, so another's finished turn would show the day's
+    rolls to a player who has not played yet (the game ids are random, so none is found
+    otherwise; a player's own turn answers its own)."""
     rows = db.execute(
         select(PLAYERS.c.name, RESULTS.c.scores, RESULTS.c.game_id)
         .select_from(DAILY_TURNS)
@@ -349,8 +354,10 @@ def day_table(db: Connection, box: DailyBox) -> dict[str, Any]:
         .order_by(RESULTS.c.finished, RESULTS.c.game_id).limit(1000)).all()
     sign = 1 if box.rules.lower_is_better else -1
     ranked = sorted(rows, key=lambda row: sign * sum(row.scores))
+    playing = box.day >= (now or today()) - timedelta(days=1)
     results = [{"place": place, "player": row.name, "score": sum(row.scores),
-                "game": row.game_id} for place, row in enumerate(ranked, 1)]
+                "game": None if playing else row.game_id}
+               for place, row in enumerate(ranked, 1)]
     count = len(results)
     return {"day": box.day.isoformat(), "preset": box.preset, "results": results,
             "text": (ngettext("{count} result for the daily box of {day} ({preset}), best "

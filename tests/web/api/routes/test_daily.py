@@ -185,6 +185,9 @@ def test_a_second_turn_the_same_day_is_the_same_turn(client: TestClient) -> None
     table = client.get("/api/daily/results").json()
     assert sorted((r["player"], r["score"]) for r in table["results"]) == sorted(
         [("Ann", end["result"]["score"]), ("Bo", bos["result"]["score"])])
+    # today's box is still played: the table shows no one's game (its dice are everyone's)
+    assert [r["game"] for r in table["results"]] == [None, None]
+    assert end["game"] not in json.dumps(table) and bos["game"] not in json.dumps(table)
     engine = client.app.state.service.engine      # type: ignore[attr-defined]
     with engine.connect() as db:
         assert db.execute(select(func.count()).select_from(DAILY_TURNS)).scalar() == 2
