@@ -165,9 +165,8 @@ def box_view(box: DailyBox) -> dict[str, Any]:
 
 def _intro() -> str:
     return _("Everyone who plays today's box gets the same dice, roll by roll, so scores "
-             "compare fairly. The server deals each roll once your decision before it is "
-             "made. At the end you see your score, what perfect play scored on the same "
-             "dice, and your accuracy.")
+             "compare fairly. At the end you see your score, what perfect play scored on the "
+             "same dice, and your accuracy.")
 
 
 def turn_state(box: DailyBox, match: Match) -> dict[str, Any]:
