@@ -168,7 +168,8 @@ class DailyBox:
 
     def to_dict(self) -> dict[str, Any]:
         """The day's box for a page or a script: the date, the preset, the rules, the day's
-        first rolls and perfect play's score on them."""
+        first rolls and perfect play's score on them (all of the dice: a server never sends
+        its keyed box's)."""
         return {"day": self.day.isoformat(), "preset": self.preset,
                 "rules": self.rules.to_dict(),
                 "rolls": [list(r) for r in self.rolls()],

@@ -12,19 +12,19 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from datetime import date
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.engine import Engine
 
-from shutthebox.coach.daily import DailyBox, DailyDateError, daily_box
+from shutthebox.coach.daily import DAILY_PRESETS, DailyBox, DailyDateError, daily_box
 from shutthebox.match import Match
 from shutthebox.web.records import daily
 from shutthebox.web.records.players import Player, claim, rename_player
 from shutthebox.web.records.server_secrets import DAILY, server_secret
-from shutthebox.web.storage import RESULTS, make_engine
+from shutthebox.web.storage import RESULTS, load_events, make_engine
 from shutthebox.web.storage.schema import DAILY_TURNS, SERVER_SECRETS
 
 DAY = date(2026, 11, 24)
@@ -239,3 +239,22 @@ def test_only_today_and_yesterday_are_played_on_the_server() -> None:
     for day in ("2026-11-22", "2026-11-25", "24/11/2026"):
         with pytest.raises(DailyDateError):
             daily.box_of(day, b"s", now=DAY)
+
+
+def test_every_rule_set_of_the_rotation_is_dealt_and_stored(engine: Engine) -> None:
+    gil = claimed(engine, "Gil")
+    secret = server_secret(engine)
+    presets = set()
+    for offset in range(len(DAILY_PRESETS)):
+        day = DAY + timedelta(days=offset)
+        box = daily.box_of(day.isoformat(), secret, now=day)
+        turn = play_out(engine, box, gil)
+        presets.add(box.preset)
+        match = daily.replayed(box, turn.moves)
+        assert daily.turn_state(box, match, turn.decisions)["at"] == len(turn.moves)
+        with engine.connect() as db:                  # the stored game: the server's dice
+            events = load_events(db, str(turn.game_id))
+        rolls = [tuple(e["roll"]) for e in events if e["type"] == "roll"]
+        assert rolls and rolls == [box.roll(i, len(r)) for i, r in enumerate(rolls)]
+        assert [e for e in events if e["type"] == "turn-end"]
+    assert presets == set(DAILY_PRESETS)

@@ -169,19 +169,19 @@ def _intro() -> str:
              "same dice, and your accuracy.")
 
 
-def turn_state(box: DailyBox, match: Match) -> dict[str, Any]:
-    """Where the day's turn stands, as the page shows it: the box, the open tiles, what it
-    waits for (as a game's ``pending``), the steps so far in words, and ``at``, the count of
-    decisions made (the number the next decision is sent with). Only the rolls dealt."""
+def turn_state(box: DailyBox, match: Match, decisions: int) -> dict[str, Any]:
+    """Where the day's turn stands after ``decisions`` decisions, as the page shows it: the
+    box, the open tiles, what it waits for (as a game's ``pending``), the steps so far in
+    words, and ``at``, the count of decisions made (the number the next decision is sent
+    with). Only the rolls dealt."""
     seats = [Seat(0, SeatKind.HERE, match.players[0])]
     said = [told.text for told in (tell(e, match) for e in match.events) if told is not None]
-    decisions = sum(1 for e in match.events if e["type"] in ("dice", "shut"))
     return {"day": box.day.isoformat(), "preset": box.preset, "title": _title(box),
             "rules_text": rules_text(box.rules), "intro": _intro(),
             "status": "over" if match.is_over else "playing",
             "board": list(tiles_of(match.board)), "tiles": box.rules.tiles,
             "pending": pending_view(match, seats), "log": said,
-            "moves": decisions, "at": decisions}
+            "at": decisions}
 
 
 def result(day: str, moves: list[Any], secret: bytes | None, name: str = YOU

@@ -67,7 +67,7 @@ async def _answer(box: DailyBox, turn: daily.DailyTurn, work: SolverWork,
     """Where the turn stands (only the rolls dealt), and once it is over, its ``result``
     against perfect play on the same dice, its ``game`` and ``review``."""
     match = await run_in_threadpool(daily.replayed, box, turn.moves)
-    state = daily.turn_state(box, match)
+    state = daily.turn_state(box, match, turn.decisions)
     if match.is_over:
         state["result"] = await work.ask([client], daily.result, box.day.isoformat(),
                                          turn.moves, box.secret)
