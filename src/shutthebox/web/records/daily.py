@@ -35,7 +35,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from shutthebox.coach.daily import DailyBox, DailyDateError, daily_box, parse_day
+from shutthebox.coach.daily import DailyBox, DailyDateError, daily_box, parse_day, steps
 from shutthebox.dice import format_roll
 from shutthebox.errors import ShutTheBoxError
 from shutthebox.language import _, ngettext
@@ -191,6 +191,10 @@ def result(day: str, moves: list[Any], secret: bytes | None, name: str = YOU
     the player reads) and ``review`` (the coach's analysis with its chart in words, as the
     review sends it).
 
+    Perfect play's line is told as far as the rolls the player was dealt: its later rolls
+    are the day's too (each roll is the day's i-th, whatever was shut), which a player who
+    has not played yet must not read from someone's result.
+
     :raises DailyMoveError: the moves do not finish the day's turn.
     """
     box = daily_box(parse_day(day), secret)
@@ -206,11 +210,26 @@ def result(day: str, moves: list[Any], secret: bytes | None, name: str = YOU
             _("{name} scored {score}: perfect play scored {perfect} on the same dice."))
     lines = [said.format(name=_(YOU) if name == YOU else name, score=score, perfect=perfect),
              player["accuracy_sentence"],
-             _("Perfect play: {moves}.").format(moves=_(", ").join(found["perfect_moves"])),
+             _("Perfect play: {moves}.").format(moves=_(", ").join(perfect_line(
+                 box, sum(1 for e in match.events if e["type"] == "roll")))),
              *(mark["text"] for mark in chart["marks"] if mark["size"] != "inaccuracy")]
     return {"score": score, "perfect": perfect, "accuracy": found["accuracy"], "lines": lines,
             "review": {"players": analysis["players"], "moments": analysis["moments"],
                        "marks": analysis["marks"], "chart": chart}}
+
+
+def perfect_line(box: DailyBox, rolls: int) -> list[str]:
+    """Perfect play's turn on the day's dice in steps (:func:`~shutthebox.coach.daily.steps`),
+    up to its roll number ``rolls`` + 1, left out with the rest (``…``).
+
+    >>> from datetime import date
+    >>> box = daily_box(date(2026, 11, 24), b"secret")
+    >>> perfect_line(box, 1)
+    ['roll 1+4=5', 'shut 5', '…']
+    """
+    events = box.perfect().events
+    seen = [i for i, e in enumerate(events) if e["type"] == "roll"][rolls:]
+    return steps(events) if not seen else [*steps(events[:seen[0]]), "…"]
 
 
 # --- a claimed player's turn, stored ---------------------------------------------------

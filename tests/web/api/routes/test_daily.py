@@ -116,6 +116,13 @@ def test_each_roll_is_dealt_only_after_the_decision_before_it(client: TestClient
         assert set(state) & {"rolls", "result", "perfect"} == set()
     assert checked >= 1
     assert end["result"]["perfect"] == box.perfect_score()
+    # perfect play's line is told only as far as the player's own rolls (its later rolls
+    # are the day's, which others have still to be dealt)
+    (line,) = [x for x in end["result"]["lines"] if x.startswith("Perfect play:")]
+    dealt = rolls_of(box, daily_moves(client, end["day"]))
+    assert line.count("roll ") <= len(dealt)
+    perfect_rolls = [e for e in box.perfect().events if e["type"] == "roll"]
+    assert line.endswith("….") == (len(perfect_rolls) > len(dealt))
     assert end["result"]["lines"][0].startswith(f"You scored {end['result']['score']}")
     assert end["review"] == f"/review/{end['game']}"
 
