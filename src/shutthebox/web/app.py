@@ -137,6 +137,8 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # the daily dice's key: made by the first process ever started on this data, and
+        # read by every other, so that all deal the same dice
         app.state.daily_secret = await run_in_threadpool(server_secret, engine)
         hub.start()
         work.start()
