@@ -1,31 +1,20 @@
 // The daily box (/daily): the day's solo turn, the same dice for everyone on this server, played
-// under the name this device claimed (its player token, kept in local storage by the first
-// screen). The server keeps the turn: the page sends one decision at a time, numbered by the
+// under the name this device claimed (its player token, kept by api.js and sent with every
+// request). The server keeps the turn: the page sends one decision at a time, numbered by the
 // count of decisions made before it ("at"), and the server deals the roll after a decision
 // only once it has stored it, so the page never holds a roll it has not earned. Reloading
 // the page resumes the stored turn; at the end the server sends the score against perfect
 // play on the same dice, the accuracy and why each mistake was one, and keeps the result in
 // the day's table itself. Every sentence comes from the server.
 
-import { request } from "./api.js";
+import { player, request } from "./api.js";
 import { valueChart } from "./chart.js";
 import { $, el, fill, announce } from "./dom.js";
 import { drawDice } from "./dice.js";
 import { play } from "./sound.js";
 import { t } from "./i18n.js";
 
-const PLAYER_KEY = "shutthebox.player";
-
-/** The player token this device claimed a name with, if any. */
-function playerToken() {
-  try {
-    const player = JSON.parse(localStorage.getItem(PLAYER_KEY) || "null");
-    return player && typeof player.token === "string" && player.token ? player.token : null;
-  } catch { return null; }
-}
-
 let day = null;
-let token = null;
 let picked = new Set();
 let lastTable = null;
 let sending = false;
@@ -41,8 +30,7 @@ export async function show() {
   let found;
   try { found = await request("/api/daily"); } catch (error) { fill(box, el("p", { className: "error" }, error.message)); return; }
   day = found.day;
-  token = playerToken();
-  if (!token) {
+  if (!player()) {
     draw(found, `${found.unclaimed[0].toUpperCase()}${found.unclaimed.slice(1)}.`);    // as api.js says a refusal
   } else {
     try {
@@ -55,7 +43,7 @@ export async function show() {
 }
 
 function turnRequest(path, body) {
-  return request(path, { method: "POST", body, headers: { "X-Player-Token": token } });
+  return request(path, { method: "POST", body });       // (api.js sends the player token)
 }
 
 async function refreshTable() {
