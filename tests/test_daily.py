@@ -91,6 +91,15 @@ def test_perfect_play_scores_the_optimal_players_score_with_full_accuracy() -> N
     assert worse["perfect"] == result["perfect"] and worse["accuracy"] <= 100.0
 
 
+def test_the_public_dice_stay_the_dates_and_a_secret_keys_other_dice() -> None:
+    box = daily_box(DAY)
+    assert box.rolls(6) == [(1, 2), (3, 6), (1, 4), (1, 1), (1, 2), (5, 5)]   # as ever
+    keyed = daily_box(DAY, b"the server's secret")
+    assert keyed.rules == box.rules and keyed.rolls(30) != box.rolls(30)
+    with pytest.raises(LogError, match="is not the daily box of 2026-11-24"):
+        keyed.check(box.perfect().to_log())      # a line played on the public dice
+
+
 def test_a_game_with_other_dice_is_not_the_days_box() -> None:
     box = daily_box(DAY)
     other = daily_box(DAY + timedelta(days=len(DAILY_PRESETS)))   # the same rule set
@@ -112,6 +121,9 @@ def test_the_daily_command_plays_the_box_from_typed_moves() -> None:
     assert data["accuracy"] == pytest.approx(100.0) and data["day"] == "2026-11-24"
     assert data["moves"] == data["perfect_moves"] and data["moves"][0].startswith("roll ")
     assert "tile 13 is not in this box" in result.stderr and "legal:" in result.stderr
+    # the public box, played offline: its result is local, a server's box has other dice
+    assert "your result stays on this computer" in result.stderr
+    assert "daily box deals dice of its own" in result.stderr
 
 
 def test_the_daily_command_refuses_a_bad_date_and_ended_input_in_one_line() -> None:

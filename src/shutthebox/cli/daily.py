@@ -1,5 +1,9 @@
 """``shutthebox daily``: the daily box in lines of text, the same dice for everyone.
 
+This is the public box (:func:`shutthebox.coach.daily.daily_box` without a secret): its
+dice are the date's, played offline, and its result is local. A server's daily box deals
+dice keyed by the server's own secret (:mod:`shutthebox.web.records.daily`), so it says so.
+
 The moves are read a line at a time (a terminal, or a pipe); with ``--json`` the prompts go
 to standard error and the result, as JSON, to standard output.
 """
@@ -52,6 +56,9 @@ def daily_command(
 
     console.print(_("[bold]Daily box of {day}[/]: {preset} ({summary}).").format(
         day=day.isoformat(), preset=box.preset, summary=escape(_(PRESETS[box.preset].summary))))
+    console.print(_("This is the public box of the day, the same dice for everyone offline: "
+                    "your result stays on this computer. A server's daily box deals dice of "
+                    "its own."))
     match = box.play(_reader(console, input), player)
     result = box.result(match.to_log())
     if as_json:

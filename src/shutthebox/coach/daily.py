@@ -6,17 +6,25 @@ alone (SHA-256 of ``shutthebox daily DATE i``); when one die is rolled, it is th
 of that roll. Perfect play is the optimal player's turn (the best expected score) on the same
 dice; the player's accuracy is the coach's (:mod:`shutthebox.coach.analysis`).
 
+Those dice are public: anyone with the package can print any day's, which is what the
+terminal's box, played offline, needs. A server keys them with a secret of its own
+(HMAC-SHA256 of the same text, the faces drawn the same way), so that nobody can compute its
+daily box ahead (:mod:`shutthebox.web.records.daily`).
+
 >>> from datetime import date
 >>> box = daily_box(date(2026, 11, 24))
 >>> box.preset, box.roll(0, 2), box.roll(0, 1)
 ('classic', (1, 2), (2,))
+>>> daily_box(date(2026, 11, 24), secret=b"a server's own").roll(0, 2) != box.roll(0, 2)
+True
 """
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -57,17 +65,21 @@ def parse_day(text: str) -> date:
 
 @dataclass(frozen=True)
 class DailyBox:
-    """The box of one day: its rule set and its stream of dice."""
+    """The box of one day: its rule set and its stream of dice (keyed by ``secret``, if
+    any: a server's own dice, which nobody without the secret can compute)."""
 
     day: date
     preset: str
     rules: Rules
+    secret: bytes | None = field(default=None, repr=False)
 
     def roll(self, index: int, dice: int = 2) -> Roll:
         """The ``index``-th roll of the day (from 0) with ``dice`` dice: the first die alone
         for one die."""
-        digest = hashlib.sha256(f"shutthebox daily {self.day.isoformat()} {index}".encode())
-        number = int.from_bytes(digest.digest()[:8], "big")
+        text = f"shutthebox daily {self.day.isoformat()} {index}".encode()
+        digest = (hashlib.sha256(text).digest() if self.secret is None else
+                  hmac.new(self.secret, text, hashlib.sha256).digest())
+        number = int.from_bytes(digest[:8], "big")
         faces = (number % FACES + 1, number // FACES % FACES + 1)
         return tuple(sorted(faces[:dice]))
 
@@ -156,7 +168,8 @@ class DailyBox:
 
     def to_dict(self) -> dict[str, Any]:
         """The day's box for a page or a script: the date, the preset, the rules, the day's
-        first rolls and perfect play's score on them."""
+        first rolls and perfect play's score on them (all of the dice: a server never sends
+        its keyed box's)."""
         return {"day": self.day.isoformat(), "preset": self.preset,
                 "rules": self.rules.to_dict(),
                 "rolls": [list(r) for r in self.rolls()],
@@ -185,7 +198,8 @@ def steps(events: Iterable[Mapping[str, Any]]) -> list[str]:
     return [words[e["type"]](e) for e in events if e.get("type") in words]
 
 
-def daily_box(day: date) -> DailyBox:
-    """The box of ``day``: the preset of the rotation and the day's dice."""
+def daily_box(day: date, secret: bytes | None = None) -> DailyBox:
+    """The box of ``day``: the preset of the rotation and the day's dice, the public ones
+    (everyone's, offline) or, with a ``secret``, the ones it keys (a server's)."""
     preset = DAILY_PRESETS[day.toordinal() % len(DAILY_PRESETS)]
-    return DailyBox(day, preset, PRESETS[preset].rules)
+    return DailyBox(day, preset, PRESETS[preset].rules, secret)

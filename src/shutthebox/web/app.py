@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from sqlalchemy.engine import Engine
+from starlette.concurrency import run_in_threadpool
 
 from shutthebox import __version__
 from shutthebox.language import current_language, speaking
@@ -44,6 +45,7 @@ from shutthebox.web.play.clock import ClockKeeper
 from shutthebox.web.play.computers import ComputerDriver
 from shutthebox.web.play.service import GameService
 from shutthebox.web.play.view import Batch
+from shutthebox.web.records.server_secrets import server_secret
 from shutthebox.web.settings import ServerSettings
 from shutthebox.web.social import reactions
 from shutthebox.web.solving import workers as advice
@@ -135,6 +137,9 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # the daily dice's key: made by the first process ever started on this data, and
+        # read by every other, so that all deal the same dice
+        app.state.daily_secret = await run_in_threadpool(server_secret, engine)
         hub.start()
         work.start()
         driver.start()

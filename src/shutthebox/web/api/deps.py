@@ -1,6 +1,6 @@
 """What the routes share, as FastAPI dependencies: the game service, the solver work, the
-invite misses, the names claimed, the client's key, the seat tokens and the player token
-sent.
+invite misses, the names claimed, the daily box's secret, the client's key, the seat tokens
+and the player token sent.
 :func:`shutthebox.web.app.create_app` builds them once and keeps them in ``app.state``; each
 dependency reads its own from there.
 
@@ -56,6 +56,8 @@ async def seat_tokens(authorization: Authorization = None) -> list[str]:
 
 
 ServiceDep = Annotated[GameService, _state("service")]
+DailySecretDep = Annotated[bytes, _state("daily_secret")]
+"""The secret keying the server's daily dice (read, or made, at the app's start)."""
 WorkDep = Annotated[SolverWork, _state("work")]
 MissesDep = Annotated[MissLimit, _state("misses")]
 ClaimsDep = Annotated[ClaimLimit, _state("claims")]

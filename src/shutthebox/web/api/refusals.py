@@ -29,6 +29,7 @@ from shutthebox.web.play.series import RematchError
 from shutthebox.web.play.service import NotYourTurnError
 from shutthebox.web.play.table import NotTheHostError, TableStateError
 from shutthebox.web.play.table_actions import TooManyTableActionsError
+from shutthebox.web.records.daily import DailyTurnChangedError
 from shutthebox.web.records.sheets import SheetChangedError, SheetNotFoundError
 from shutthebox.web.social.reactions import TooManyReactionsError
 from shutthebox.web.solving.work import ServerBusyError, TooMuchWorkError
@@ -56,9 +57,9 @@ REFUSED: dict[int | str, dict[str, Any]] = {
               "for by a page of another site"),
         (404, "no such game, invite or score sheet"),
         (408, "the request's headers or body did not arrive in time"),
-        (409, "out of turn, against an old event number, a seat already taken, a game "
-              "played again before it is over, or a table action that does not fit the "
-              "game as it is"),
+        (409, "out of turn, against an old event number (or an old count of daily "
+              "decisions), a seat already taken, a game played again before it is over, or "
+              "a table action that does not fit the game as it is"),
         (413, "a body over 64 KiB"),
         (415, "a body that is not JSON"),
         (422, "a body or parameter of the wrong shape"),
@@ -77,6 +78,7 @@ REFUSALS: dict[type[Exception], tuple[int, str | None, dict[str, str] | None]] =
     InviteNotFoundError: (404, None, None),
     SheetNotFoundError: (404, None, None),
     SheetChangedError: (409, None, None),
+    DailyTurnChangedError: (409, None, None),
     NotYourTurnError: (409, None, None),
     SeatTakenError: (409, None, None),
     UnauthorizedError: (401, None, {"WWW-Authenticate": "Bearer"}),
