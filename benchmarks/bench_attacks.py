@@ -208,6 +208,16 @@ def database(kind: str, folder: Path) -> Iterator[str | None]:
         yield url
 
 
+def chosen_databases(choice: str) -> list[str]:
+    """The databases of ``--database`` (sqlite, postgresql or both), PostgreSQL left out,
+    saying so, when it does not answer."""
+    kinds = ["sqlite", "postgresql"] if choice == "both" else [choice]
+    if "postgresql" in kinds and postgres_problem() is not None:
+        print(f"PostgreSQL skipped: {postgres_problem()}")
+        kinds.remove("postgresql")
+    return kinds
+
+
 def attack(kind: str, figures: Figures) -> None:
     with tempfile.TemporaryDirectory() as home, database(kind, Path(home)) as url:
         server = Server(Path(home), database_url=url, rate_limit=50.0).start()
@@ -228,21 +238,26 @@ def attack(kind: str, figures: Figures) -> None:
                     0)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_arguments(parser)
+def on_databases(name: str, description: str, attack: Callable[[str, Figures], None],
+                 runs: int = 2) -> None:
+    """The command line of an attack benchmark: ``attack(kind, figures)`` on each database
+    of ``--database``, ``--runs`` times, its table written with ``--markdown``."""
+    parser = argparse.ArgumentParser(description=description)
+    add_arguments(parser, runs)
     parser.add_argument("--database", choices=["sqlite", "postgresql", "both"], default="both")
     args = parser.parse_args()
-    kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
-    if "postgresql" in kinds and postgres_problem() is not None:
-        print(f"PostgreSQL skipped: {postgres_problem()}")
-        kinds.remove("postgresql")
+    kinds = chosen_databases(args.database)
+
     def measure(figures: Figures) -> None:
         for kind in kinds:
             attack(kind, figures)
 
-    Figures("bench_attacks", "python3 benchmarks/bench_attacks.py --markdown").repeat(
+    Figures(name, f"python3 benchmarks/{name}.py --markdown").repeat(
         args.runs, measure, args.markdown)
+
+
+def main() -> None:
+    on_databases("bench_attacks", __doc__.splitlines()[0], attack)
 
 
 if __name__ == "__main__":

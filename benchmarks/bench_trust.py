@@ -25,13 +25,10 @@ Prints figures; asserts nothing (the tests under ``tests/`` hold the protections
 
 from __future__ import annotations
 
-import argparse
-import contextlib
 import secrets
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -40,9 +37,10 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from report import Figures, add_arguments
+from bench_attacks import database, on_databases
+from report import Figures
 
-from tests.web.webserver import Server, play, postgres_problem, postgres_schema
+from tests.web.webserver import Server, play
 
 SHORT = {"tiles": 4}
 """A short game: four tiles, a turn or two each."""
@@ -201,17 +199,8 @@ def two_processes(kind: str, url: str | None, home: Path, figures: Figures) -> N
         server.stop()
 
 
-@contextlib.contextmanager
-def database(kind: str) -> Iterator[str | None]:
-    if kind == "sqlite":
-        yield None
-        return
-    with postgres_schema() as url:
-        yield url
-
-
 def attack(kind: str, figures: Figures) -> None:
-    with tempfile.TemporaryDirectory() as folder, database(kind) as url:
+    with tempfile.TemporaryDirectory() as folder, database(kind, Path(folder)) as url:
         home = Path(folder)
         (home / "two").mkdir()
         server = Server(home, database_url=url).start()
@@ -233,21 +222,7 @@ def attack(kind: str, figures: Figures) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    add_arguments(parser, runs=1)
-    parser.add_argument("--database", choices=["sqlite", "postgresql", "both"], default="both")
-    args = parser.parse_args()
-    kinds = ["sqlite", "postgresql"] if args.database == "both" else [args.database]
-    if "postgresql" in kinds and postgres_problem() is not None:
-        print(f"PostgreSQL skipped: {postgres_problem()}")
-        kinds.remove("postgresql")
-
-    def measure(figures: Figures) -> None:
-        for kind in kinds:
-            attack(kind, figures)
-
-    Figures("bench_trust", "python3 benchmarks/bench_trust.py --markdown").repeat(
-        args.runs, measure, args.markdown)
+    on_databases("bench_trust", __doc__.splitlines()[0], attack, runs=1)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ from shutthebox.web.api.routes import api_router, health, metrics, pages
 from shutthebox.web.api.sweeping import Sweeper
 from shutthebox.web.api.watching import Watcher
 from shutthebox.web.asgi import Receive, Scope, Send
-from shutthebox.web.limits import ClaimLimit, MissLimit, RateLimits
+from shutthebox.web.limits import RateLimits, claim_limit, miss_limit
 from shutthebox.web.live.feeds import LiveFeed, LiveHub
 from shutthebox.web.metrics import enable as enable_metrics
 from shutthebox.web.metrics import moves_stored, process_ended
@@ -170,8 +170,8 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     app.state.errors = recent_errors()
     if app.state.hosting.metrics:
         enable_metrics()
-    app.state.misses = MissLimit(table=limits.table)
-    app.state.claims = ClaimLimit(table=limits.table)
+    app.state.misses = miss_limit(limits.table)
+    app.state.claims = claim_limit(limits.table)
     app.state.reactions = reactions.Reactions(service)
     app.state.series = series.Series(service)
     hub.speakers.update(reaction=reactions.speak, rematch=series.speak)

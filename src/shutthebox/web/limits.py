@@ -209,13 +209,15 @@ typing errors, never enough to guess a code (see
 
 
 @dataclass
-class MissLimit:
-    """Requests that missed (an unknown invite), counted per client in ``table`` (the
-    server's shared one if None): once a client has missed :data:`INVITE_MISSES` a second
-    for a while, it waits before it may ask again."""
+class CountLimit:
+    """Something a client did (``what``: an unknown invite asked about, a name claimed),
+    counted per client in ``table`` (the server's shared one if None): once a client has
+    done it ``rate`` times a second for a while (after a ``burst``), it waits before it may
+    again. Only what :meth:`count` counts costs: a request may be looked at first."""
 
-    rate: float = INVITE_MISSES
-    burst: float = 10.0
+    what: str
+    rate: float
+    burst: float
     table: RateTable | None = None
 
     def __post_init__(self) -> None:
@@ -223,13 +225,18 @@ class MissLimit:
             self.table = shared_table()
 
     def wait(self, client: str) -> float:
-        """0 if the client may ask, else the seconds until it may."""
+        """0 if the client may, else the seconds until it may."""
         assert self.table is not None
-        return self.table.take("miss " + client, self.rate, self.burst, count=0.0)
+        return self.table.take(f"{self.what} {client}", self.rate, self.burst, count=0.0)
 
-    def missed(self, client: str) -> None:
+    def count(self, client: str) -> None:
         assert self.table is not None
-        self.table.take("miss " + client, self.rate, self.burst)
+        self.table.take(f"{self.what} {client}", self.rate, self.burst)
+
+
+def miss_limit(table: RateTable | None = None) -> CountLimit:
+    """Unknown invites: :data:`INVITE_MISSES` a second, after ten."""
+    return CountLimit("miss", INVITE_MISSES, 10.0, table)
 
 
 CLAIMS_A_DAY = 10.0
@@ -237,25 +244,6 @@ CLAIMS_A_DAY = 10.0
 behind one address claims a few; a thousand names from one address wait for months."""
 
 
-@dataclass
-class ClaimLimit:
-    """Names claimed, counted per client address in ``table`` (the server's shared one if
-    None)."""
-
-    rate: float = CLAIMS_A_DAY / 86_400
-    burst: float = 5.0
-    table: RateTable | None = None
-
-    def __post_init__(self) -> None:
-        if self.table is None:
-            self.table = shared_table()
-
-    def wait(self, client: str) -> float:
-        """0 if ``client`` may claim a name, else the seconds until it may."""
-        assert self.table is not None
-        return self.table.take("claim " + client, self.rate, self.burst, count=0.0)
-
-    def claimed(self, client: str) -> None:
-        """Count a name ``client`` claimed (a refused claim is not counted)."""
-        assert self.table is not None
-        self.table.take("claim " + client, self.rate, self.burst)
+def claim_limit(table: RateTable | None = None) -> CountLimit:
+    """Names claimed (a refused claim is not counted): :data:`CLAIMS_A_DAY`, after five."""
+    return CountLimit("claim", CLAIMS_A_DAY / 86_400, 5.0, table)

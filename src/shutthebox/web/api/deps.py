@@ -15,7 +15,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends, Header, Request
 
 from shutthebox.web.api.checks import client_key
-from shutthebox.web.limits import ClaimLimit, MissLimit
+from shutthebox.web.limits import CountLimit
 from shutthebox.web.play.seats import bearer_tokens
 from shutthebox.web.play.service import GameService
 from shutthebox.web.solving.work import SolverWork
@@ -59,8 +59,8 @@ ServiceDep = Annotated[GameService, _state("service")]
 DailySecretDep = Annotated[bytes, _state("daily_secret")]
 """The secret keying the server's daily dice (read, or made, at the app's start)."""
 WorkDep = Annotated[SolverWork, _state("work")]
-MissesDep = Annotated[MissLimit, _state("misses")]
-ClaimsDep = Annotated[ClaimLimit, _state("claims")]
+MissesDep = Annotated[CountLimit, _state("misses")]
+ClaimsDep = Annotated[CountLimit, _state("claims")]
 PlayerTokenDep = Annotated[str | None, Depends(player_token)]
 ClientKey = Annotated[str, Depends(get_client)]
 SeatTokens = Annotated[list[str], Depends(seat_tokens)]

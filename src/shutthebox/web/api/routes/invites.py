@@ -1,6 +1,6 @@
 """Friends at the table: taking an open seat with its invite, what an invite is for, and its
 join link as a QR code. A client that asks about too many unknown invites waits (see
-:class:`~shutthebox.web.limits.MissLimit`)."""
+:func:`~shutthebox.web.limits.miss_limit`)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 
 from shutthebox.language import _
 from shutthebox.web.api.deps import ClientKey, MissesDep, PlayerTokenDep, ServiceDep
-from shutthebox.web.limits import MissLimit
+from shutthebox.web.limits import CountLimit
 from shutthebox.web.logs import game_event
 from shutthebox.web.play.seats import InviteNotFoundError, TooManyGuessesError
 from shutthebox.web.play.service import GameService
@@ -34,7 +34,7 @@ class Join(BaseModel):
                              "(with one: the player's claimed name)")
 
 
-async def with_invite(misses: MissLimit, client: str, function: Callable[..., T],
+async def with_invite(misses: CountLimit, client: str, function: Callable[..., T],
                       *arguments: Any) -> T:
     """``function(*arguments)``, an invite's lookup, for a client that has not asked
     about too many unknown invites (each unknown one counts: see
@@ -50,7 +50,7 @@ async def with_invite(misses: MissLimit, client: str, function: Callable[..., T]
     try:
         return await run_in_threadpool(function, *arguments)
     except InviteNotFoundError:
-        misses.missed(client)
+        misses.count(client)
         raise
 
 

@@ -86,7 +86,7 @@ async def claim(body: NewPlayer, service: ServiceDep, limit: ClaimsDep,
             return claims.claim(db, body.name).to_dict()
 
     answer: dict[str, Any] = await run_in_threadpool(claimed)
-    limit.claimed(client)
+    limit.count(client)
     return answer
 
 
