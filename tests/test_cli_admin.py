@@ -6,42 +6,20 @@ admin token, used right and wrong against the server's admin view, never in its 
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
 import pytest
 
-from shutthebox.cli import main
 from tests.web.webserver import Server, database
-
-
-@dataclass
-class Said:
-    returncode: int
-    stdout: str
-    stderr: str
-
-
-@pytest.fixture
-def shutthebox(capsys: pytest.CaptureFixture[str]) -> Callable[..., Said]:
-    """The command line, run in this process: its status and what it printed."""
-    def run(*arguments: str) -> Said:
-        try:
-            main(list(arguments))
-            status = 0
-        except SystemExit as stopped:
-            status = int(stopped.code or 0)
-        out, err = capsys.readouterr()
-        return Said(status, out, err)
-
-    return run
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_admin_commands_act_on_the_server_s_database_and_the_token_is_never_logged(
-        kind: str, tmp_path: Path, shutthebox: Callable[..., Said]) -> None:
+        kind: str, tmp_path: Path,
+        shutthebox: Callable[..., subprocess.CompletedProcess[str]]) -> None:
     made = shutthebox("admin", "token")
     assert made.returncode == 0, made.stderr
     token = made.stdout.splitlines()[0].rsplit(" ", 1)[1]

@@ -4,13 +4,13 @@ version refused in one line (by `serve` too)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import subprocess
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy import text
 
-from shutthebox.cli import main
 from shutthebox.web.storage import make_engine
 from shutthebox.web.storage.engine import upgrade
 from shutthebox.web.storage.revisions import code_revision
@@ -23,43 +23,37 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
         yield made
 
 
-def said(capsys: pytest.CaptureFixture[str], *arguments: str) -> tuple[int, str, str]:
-    try:
-        main(list(arguments))
-        status = 0
-    except SystemExit as stopped:
-        status = int(stopped.code or 0)
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
 def test_current_says_a_database_is_behind_and_upgrade_migrates_it(
-        url: str, capsys: pytest.CaptureFixture[str]) -> None:
+        url: str, shutthebox: Callable[..., subprocess.CompletedProcess[str]]) -> None:
     engine = make_engine(url, migrate=False)
     upgrade(engine, "0003")
     engine.dispose()
-    status, out, _err = said(capsys, "db", "current", "--database-url", url)
+    said = shutthebox("db", "current", "--database-url", url)
+    status, out, _err = said.returncode, said.stdout, said.stderr
     assert status == 0 and f"revision 0003, behind this version's {code_revision()}" in out
-    status, out, _err = said(capsys, "db", "upgrade", "--database-url", url)
+    said = shutthebox("db", "upgrade", "--database-url", url)
+    status, out, _err = said.returncode, said.stdout, said.stderr
     assert status == 0 and f"revision 0003 -> {code_revision()}" in out
-    status, out, _err = said(capsys, "db", "current", "--database-url", url)
+    said = shutthebox("db", "current", "--database-url", url)
+    status, out, _err = said.returncode, said.stdout, said.stderr
     assert status == 0 and f"revision {code_revision()}, this version's" in out
 
 
 def test_a_database_a_newer_version_migrated_is_refused_in_one_line(
-        url: str, capsys: pytest.CaptureFixture[str]) -> None:
+        url: str, shutthebox: Callable[..., subprocess.CompletedProcess[str]]) -> None:
     engine = make_engine(url)
     with engine.begin() as connection:
         connection.execute(text("UPDATE alembic_version SET version_num = '0999'"))
     engine.dispose()
     for command in (["db", "current"], ["db", "upgrade"], ["serve", "--port", str(free_port())]):
-        status, out, err = said(capsys, *command, "--database-url", url)
+        said = shutthebox(*command, "--database-url", url)
+        status, out, err = said.returncode, said.stdout, said.stderr
         assert status == 2 and out == "" and err.count("\n") == 1, (command, err)
         assert "at revision '0999', which this version of shutthebox does not know" in err
 
 
 def test_current_on_a_database_without_games_says_so(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, _out, err = said(capsys, "db", "current", "--database-url",
-                             f"sqlite:///{tmp_path / 'none.sqlite'}")
+        tmp_path: Path, shutthebox: Callable[..., subprocess.CompletedProcess[str]]) -> None:
+    said = shutthebox("db", "current", "--database-url", f"sqlite:///{tmp_path / 'none.sqlite'}")
+    status, _out, err = said.returncode, said.stdout, said.stderr
     assert status == 2 and "holds no shutthebox database" in err and err.count("\n") == 1
