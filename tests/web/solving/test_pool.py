@@ -7,8 +7,11 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -168,3 +171,35 @@ def test_a_pool_never_started_is_alive_and_starts_on_demand() -> None:
         assert asyncio.run(pool.run(os.getpid)) != os.getpid()
     finally:
         pool.close()
+
+
+EXITS_WHILE_STARTING = """
+import asyncio, os, sys, threading, time
+from shutthebox.web.solving.pool import SolverPool
+
+def restart_forever(pool):
+    while True:
+        pool.kill()                     # each call below must start a new process
+        try:
+            asyncio.run(pool.run(os.getpid))
+        except Exception:               # (asyncio itself refuses as the interpreter exits)
+            pass
+
+if __name__ == "__main__":
+    threading.Thread(target=restart_forever, args=(SolverPool(),), daemon=True).start()
+    time.sleep(float(sys.argv[1]))
+"""
+
+
+def test_a_process_exiting_while_its_pool_starts_a_worker_leaves_no_traceback(
+        tmp_path: Path) -> None:
+    """A server that exits while a pool's thread starts a worker (as a game's step asks the
+    solver while the server stops) must not leave that worker half-started: it would read
+    an empty pipe and print a traceback into the server's log."""
+    script = tmp_path / "exits.py"
+    script.write_text(EXITS_WHILE_STARTING)
+    for wait in (0.7, 0.9, 1.1, 1.3, 1.5, 1.7):
+        done = subprocess.run([sys.executable, str(script), str(wait)], capture_output=True,
+                              text=True, timeout=60, cwd=tmp_path)
+        time.sleep(0.5)                 # (a worker started late writes after its parent)
+        assert done.returncode == 0 and "spawn_main" not in done.stderr, done.stderr

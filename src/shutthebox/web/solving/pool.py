@@ -17,6 +17,7 @@ a long solve is through :func:`report_progress`.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import logging
 import os
@@ -25,6 +26,7 @@ import signal
 import threading
 import time
 import traceback
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, field
@@ -45,6 +47,21 @@ WATCH_EVERY = 0.5
 STEADY = 60.0
 """A worker that dies sooner than this after its start is replaced after a pause that
 doubles each time (1 s up to this), so that a worker that cannot start does not spin."""
+
+
+_pools: weakref.WeakSet[SolverPool] = weakref.WeakSet()
+"""Every pool of this process, so that none starts a process while the interpreter exits."""
+
+
+@atexit.register
+def _stop_starting() -> None:
+    """As the interpreter exits, no pool may start a worker any more: a process started by a
+    thread that exit then freezes would read half its start-up data and write a traceback to
+    the server's log. (Exit handlers run before daemon threads are frozen, and each pool's
+    lock, held while a process starts, lets one under way finish.)"""
+    for pool in list(_pools):
+        with pool._lock:
+            pool._exiting = True
 
 
 class WorkDroppedError(Exception):
@@ -172,6 +189,8 @@ class SolverPool:
         self._running = 0
         self._kills = 0
         self._closing = False
+        self._exiting = False
+        _pools.add(self)
 
     @property
     def busy(self) -> int:
@@ -208,7 +227,7 @@ class SolverPool:
         """
         future: Future[T] = Future()
         with self._lock:
-            if self._closing:
+            if self._closing or self._exiting:
                 raise WorkDroppedError(function.__name__)
             self._start_threads()
             self._calls.put(_Call(future, current_language(), function, arguments,
@@ -318,7 +337,7 @@ class SolverPool:
                 self._forget(worker)
             return
         worker.died = worker.died or time.monotonic()
-        if time.monotonic() - worker.died >= worker.pause:
+        if time.monotonic() - worker.died >= worker.pause and not self._exiting:
             try:
                 self._replace(worker)
             except Exception as exc:    # tried again after a longer pause
@@ -366,7 +385,10 @@ class SolverPool:
                 return
 
     def _replace(self, worker: _Worker) -> None:
-        """(Under the lock.) A new process for the worker, the old one let go of."""
+        """(Under the lock.) A new process for the worker, the old one let go of (none as
+        the interpreter exits)."""
+        if self._exiting:
+            raise WorkDroppedError("the server is stopping")
         if worker.process is not None:
             quick = time.monotonic() - worker.started < STEADY
             worker.pause = min(max(1.0, 2 * worker.pause), STEADY) if quick else 0.0
