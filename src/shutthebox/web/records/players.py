@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, insert, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from shutthebox.errors import PlayerNameError
@@ -176,6 +176,21 @@ def player_of(db: Connection, token: str | None) -> Player | None:
         raise PlayerTokenError(_("this device's player token is not known here: claim "
                                  "your name again, or bring it with its recovery code"))
     return Player(int(row.id), row.name)
+
+
+def signed_in(engine: Engine, token: str | None, refusal: Exception) -> Player:
+    """The claimed player whose token the device sent (the routes that are a claimed
+    player's own: ``/api/players/me``, the daily box's turn).
+
+    :raises: ``refusal`` when the device sent no token.
+    :raises PlayerTokenError: a token the server does not know.
+    """
+    if not token:
+        raise refusal
+    with engine.connect() as db:
+        player = player_of(db, token)
+    assert player is not None
+    return player
 
 
 def holder_of(db: Connection, name: str) -> Player | None:

@@ -16,7 +16,7 @@ from shutthebox.web.api.deps import ClientKey, DailySecretDep, PlayerTokenDep, S
 from shutthebox.web.bounds import MAX_TILES
 from shutthebox.web.play.service import GameService
 from shutthebox.web.records import daily
-from shutthebox.web.records.players import Player, player_of
+from shutthebox.web.records.players import Player, signed_in
 from shutthebox.web.solving.work import SolverWork
 
 router = APIRouter()
@@ -50,16 +50,7 @@ async def _player(service: GameService, token: str | None) -> Player:
 
     :raises UnauthorizedError: no token (claim a name first), or an unknown one.
     """
-    if token is None:
-        raise daily.unclaimed()
-
-    def found() -> Player | None:
-        with service.engine.connect() as db:
-            return player_of(db, token)
-
-    player = await run_in_threadpool(found)
-    assert player is not None
-    return player
+    return await run_in_threadpool(signed_in, service.engine, token, daily.unclaimed())
 
 
 async def _answer(box: DailyBox, turn: daily.DailyTurn, work: SolverWork,

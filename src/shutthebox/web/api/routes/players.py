@@ -110,17 +110,9 @@ async def recover(body: Recovery, service: ServiceDep) -> dict[str, Any]:
 @router.get("/players/me")
 async def me(service: ServiceDep, token: PlayerTokenDep) -> dict[str, Any]:
     """The player whose token this device sends (401 without one, or an unknown one)."""
-    if token is None:
-        raise UnauthorizedError(_("send this device's player token (X-Player-Token)"))
-
-    def found() -> dict[str, Any]:
-        with service.engine.connect() as db:
-            player = claims.player_of(db, token)
-        assert player is not None
-        return player.to_dict()
-
-    answer: dict[str, Any] = await run_in_threadpool(found)
-    return answer
+    player = await run_in_threadpool(claims.signed_in, service.engine, token, UnauthorizedError(
+        _("send this device's player token (X-Player-Token)")))
+    return player.to_dict()
 
 
 @router.get("/players")
