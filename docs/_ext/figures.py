@@ -101,7 +101,8 @@ def walk(solution: Solution, policy: Policy) -> Walk:
                     scores[score] = scores.get(score, 0.0) + share
                     value += share * float(solution.final_value(open_tiles))
                     continue
-                best_move, best_value = solution.ranked_moves(open_tiles, roll)[0]
+                best_move = solution.best_move(open_tiles, roll)    # (ranked_moves' first)
+                best_value = solution.after_move(open_tiles, best_move)
                 for move, r in policy(rolled).items():
                     loss = abs(float(best_value) - float(solution.after_move(open_tiles, move)))
                     decisions.append(Decision(open_tiles, roll, share * r, move, best_move, loss))
