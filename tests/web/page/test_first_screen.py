@@ -1,8 +1,9 @@
 """A game from the first tap, in Debian's chromium against a real server: the first screen is
 the box (one tap, or Enter, rolls against the medium computer), a friend's invitation is one
 tap away, "How to play" too (offered once); on a phone the board of every rule set fits one
-screen; the result comes over the board; a whole turn is played by keyboard, the page's live
-region read after each step.
+screen; the result comes over the board, a win celebrated with falling confetti and a call
+(none of the confetti under reduced motion); a whole turn is played by keyboard, the page's
+live region read after each step.
 
 Screenshots (1280x800 and 390x844: the first visit, a turn on the phone, the result over the
 board, the friend's invitation) go to the test's temporary folder, and to the folder named
@@ -146,13 +147,14 @@ def test_friend_invitation_in_one_tap(phone: Page, server: Server, tmp_path: Pat
 
 
 def test_phone_fits_every_rule_set(phone: Page, server: Server) -> None:
-    """Each rule set of up to 12 tiles, at 390x844: tiles at least 44 px wide, the dice and
-    the actions on the first screen, in the roll and in the shut. Rule sets alike on the
-    board (as many tiles, the same choice of dice) are tried once."""
-    layouts = {(p["rules"]["tiles"], p["rules"]["one_die"]): p
-               for p in server.get("/api/presets").json() if p["rules"]["tiles"] <= 12}
-    presets = list(layouts.values())
-    assert {tiles for tiles, _ in layouts} >= {9, 10, 12}
+    """Every rule set of up to 12 tiles, at 390x844, one after the other on one page: tiles
+    at least 44 px wide, the dice and the actions on the first screen, in the roll (or the
+    choice of dice) and in the shut."""
+    presets = [p for p in server.get("/api/presets").json() if p["rules"]["tiles"] <= 12]
+    assert len(presets) >= 15 and {p["rules"]["tiles"] for p in presets} >= {9, 10, 12}
+    # motion reduced: the dice land at once (the layout at rest is the same), so that the
+    # fifteen rule sets take the time five did with the dice tumbling
+    phone.emulate_media(reduced_motion="reduce")
     phone.goto(server.url)
     for preset in presets:
         hold_game(phone, server, {"players": [{"name": "Ann", "kind": "here"}],
@@ -200,6 +202,49 @@ def test_result_over_the_board(phone: Page, server: Server, tmp_path: Path) -> N
     shot(phone, "result-1280", folder=tmp_path)
     phone.click("#moment-close")                    # the board behind it
     assert phone.locator("#moment.over-board").count() == 0
+
+
+# The tones the page's sound module plays (each oscillator's first frequency), heard by
+# wrapping the browser's Web Audio API: the page itself has no hook for it.
+TONES = """window.tones = [];
+const made = AudioContext.prototype.createOscillator;
+AudioContext.prototype.createOscillator = function () {
+  const oscillator = made.call(this);
+  const set = oscillator.frequency.setValueAtTime.bind(oscillator.frequency);
+  let first = true;
+  oscillator.frequency.setValueAtTime = (value, when) => {
+    if (first) window.tones.push(value);
+    first = false;
+    return set(value, when);
+  };
+  return oscillator;
+};"""
+WIN = [392, 523, 659, 784]            # sound.js's call for the match's winner
+
+
+def test_a_win_is_celebrated_with_motion_and_sound(page: Page, server: Server) -> None:
+    """Motion allowed: a game alone always ends in a win (one seat, so the winner), which
+    brings confetti that falls and the winner's call."""
+    page.add_init_script(TONES)
+    page.emulate_media(reduced_motion="no-preference")
+    game = hold_game(page, server, {"players": [{"name": "Ann", "kind": "here"}],
+                                    "rules": {"tiles": 4}})
+    for _ in range(50):
+        action = next_action(page)
+        if action == "over":
+            break
+        click_move(page, server, game, action)
+    assert server.get(f"/api/games/{game}").json()["winners"] == [0]
+    page.wait_for_selector("#moment.final.over-board h2")
+    page.wait_for_selector(".celebration span", state="attached")   # gone after 3.6 s
+    falling = page.evaluate("""() => [...document.querySelectorAll('.celebration span')]
+        .map(bit => bit.getAnimations().map(a => a.animationName || a.id)).flat()""")
+    assert len(falling) == 36 and set(falling) == {"fall"}, falling
+    assert page.evaluate("getComputedStyle(document.getElementById('moment'))"
+                         ".animationName") == "arrive"
+    tones: list[float] = page.evaluate("window.tones")
+    assert any(tones[i:i + len(WIN)] == WIN for i in range(len(tones))), tones
+    page.wait_for_selector(".celebration", state="detached", timeout=10_000)
 
 
 def test_a_turn_by_keyboard_is_read_out(page: Page, server: Server) -> None:

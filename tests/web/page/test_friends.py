@@ -1,21 +1,27 @@
 """Online play in the page, as friends would: one browser creates a game with an open seat,
 another joins by the link on a phone, both see each other's rolls live, a reload keeps the
-seat, and a spectator sees the board without controls. Screenshots of the lobby, the join
-page and both boards go to the folder named by $SHUTTHEBOX_SCREENSHOTS.
+seat, and a spectator sees the board without controls; as a game of friends ends, each page's
+result over the board says its player's score against perfect play. Screenshots of the lobby,
+the join page and both boards go to the folder named by $SHUTTHEBOX_SCREENSHOTS.
 """
 
 from __future__ import annotations
+
+import time
 
 from playwright.sync_api import Browser, Page
 
 from tests.web.page.browsing import (
     PHONE,
+    act,
     click_move,
     events,
+    join_by_invite,
     new_game,
     next_action,
     open_page,
     shot,
+    tokens_of,
     wait_for_more_events,
 )
 from tests.web.webserver import Server
@@ -107,3 +113,57 @@ def test_a_spectator_cannot_act(browser: Browser, server: Server) -> None:
     ann.context.close()
     spectator.context.close()
     assert ann_errors == errors == []
+
+
+def test_every_friend_sees_the_score_against_perfect_play(browser: Browser,
+                                                          server: Server) -> None:
+    """Ann and Bo, each on a device of their own (one address, as at home), and a friend
+    watching finish a game: each result over the board says the score against perfect play,
+    the players' their own (all three pages ask for the review at once: the server works it
+    out once for them)."""
+    made = server.post("/api/games", {"players": [{"name": "Ann", "kind": "here"},
+                                                  {"name": "Friend", "kind": "open"}],
+                                      "rules": {"tiles": 4}}).json()
+    game = made["id"]
+    ann, ann_errors = open_page(browser)
+    ann.goto(server.url)
+    ann.evaluate("([g, tokens]) => localStorage.setItem('shutthebox.tokens', "
+                 "JSON.stringify({[g]: tokens}))", [game, made["tokens"]])
+    bo, bo_errors = open_page(browser, PHONE, is_mobile=True, has_touch=True)
+    join_by_invite(bo, server.url + made["invites"][0]["link"], "Bo", game)
+    ann.goto(f"{server.url}/games/{game}")
+    watcher, watcher_errors = open_page(browser)
+    watcher.goto(f"{server.url}/games/{game}")
+    pages = (ann, bo, watcher)
+    for page in pages:
+        page.wait_for_selector("#view-game[data-busy=false]")
+    tokens = {0: made["tokens"]["0"], 1: tokens_of(bo, game)["1"]}
+    for _ in range(200):                     # the players' first legal moves, by the API
+        state = server.get(f"/api/games/{game}").json()
+        pending = state["pending"]
+        if state["status"] == "over":
+            break
+        if not pending["human"]:
+            time.sleep(0.05)
+            continue
+        path, body = (("roll", {}) if pending["kind"] == "roll" else
+                      ("dice", {"dice": 2}) if pending["kind"] == "choose-dice" else
+                      ("shut", {"tiles": pending["legal"][0]}))
+        act(server, game, tokens[pending["seat"]], path,
+            {**body, "event": state["event_count"]})
+    assert state["status"] == "over"
+    for page in pages:
+        page.wait_for_selector("#moment.final.over-board h2")
+        page.wait_for_function(
+            "() => document.getElementById('against-perfect').textContent")
+    review = server.get(f"/api/games/{game}/review").json()       # as the server keeps it
+    for page, seat in ((ann, 0), (bo, 1)):          # each player's own, if they decided
+        said = review["players"][seat]["verdict"] or review["verdict"]
+        assert page.inner_text("#against-perfect") == said
+    assert watcher.inner_text("#against-perfect") == review["verdict"]
+    assert [p["verdict"] for p in review["players"]] == [
+        next((v for v in review["verdicts"] if v.startswith(f"{name}: ")), None)
+        for name in ("Ann", "Bo")]
+    for page in pages:
+        page.context.close()
+    assert ann_errors == bo_errors == watcher_errors == []

@@ -159,6 +159,15 @@ class GameService:
                                      "join"))
         return loaded.match_log()
 
+    def finished(self, game_id: str) -> int | None:
+        """The length of the log of a game that is over (no move changes it any more): the
+        key of its shared review (:mod:`shutthebox.web.solving.shared`); None while it is
+        played or waits for players."""
+        loaded = self.changes.read(game_id)
+        match = loaded.match
+        over = match is not None and (match.is_over or loaded.table.ended)
+        return loaded.count if over else None
+
     def computer_moves(self, game_id: str) -> dict[int, str]:
         """The decisions the computer made for a person in the game (see
         :func:`shutthebox.web.play.table.computer_moves`)."""

@@ -35,6 +35,7 @@ from shutthebox.match import FormatKind, GameFormat
 from shutthebox.rules import Rules
 from shutthebox.web import metrics
 from shutthebox.web.solving.pool import SolverPool, WorkDroppedError
+from shutthebox.web.solving.shared import SharedAnswers
 from shutthebox.web.solving.tables import table_ready
 from shutthebox.web.solving.workers import prepare_match
 
@@ -128,6 +129,8 @@ class SolverWork:
         self.interactive = interactive or SolverPool()
         self.background = background or SolverPool(idle=True)
         self._owns = (interactive is None, background is None)
+        self.shared = SharedAnswers()
+        """Finished games' reviews, worked out once (:mod:`~shutthebox.web.solving.shared`)."""
         self._calls: dict[str, int] = {}
         self._asked: dict[str, float] = {}
         self._builds: dict[tuple[Rules, str], _Build] = {}

@@ -117,11 +117,11 @@ def coach(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
 def review(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
     """Every decision of the game against the best, its cost in the unit of the objective it
     is judged by (points of expected score, or percentage points of chance to win), whether
-    the coach counts it a mistake, and the coach's verdict (one sentence per player in
-    ``verdicts``, all of them in ``verdict``); and the coach's analysis for a learner
-    (:meth:`~shutthebox.coach.Analysis.to_dict`: ``players``, ``marks``, ``moments``,
-    ``thresholds``) with its chart in words (``chart``, see
-    :func:`~shutthebox.web.solving.review.chart_words`).
+    the coach counts it a mistake, and the coach's verdict (one sentence per player who made
+    a decision in ``verdicts``, all of them in ``verdict``); and the coach's analysis for a
+    learner (:meth:`~shutthebox.coach.Analysis.to_dict`: ``players``, each with its
+    ``verdict`` or None, ``marks``, ``moments``, ``thresholds``) with its chart in words
+    (``chart``, see :func:`~shutthebox.web.solving.review.chart_words`).
 
     :raises LogError: the log does not replay.
     """
@@ -133,10 +133,12 @@ def review(game_id: str, log: Mapping[str, Any]) -> dict[str, Any]:
     decisions = [{**d.to_dict(), "unit": d.shown_unit, "cost": d.shown_cost,
                   "costly": d.costly} for d in reviewed]
     learned = analysis.to_dict()
+    said = dict(zip(reviewed.mistakes(), reviewed.verdicts(), strict=True))
     return {"decisions": decisions, "unit": reviewed.shown_unit,
             "total_cost": reviewed.shown_totals(), "mistakes": reviewed.mistakes(),
             "verdict": reviewed.verdict(), "verdicts": reviewed.verdicts(),
-            "players": learned["players"], "marks": learned["marks"],
+            "players": [{**p, "verdict": said.get(p["player"])} for p in learned["players"]],
+            "marks": learned["marks"],
             "moments": learned["moments"], "thresholds": learned["thresholds"],
             "chart": chart_words(learned, decisions),
             "note": approximate_note(missing) if missing is not None else None}

@@ -1,5 +1,5 @@
 """Coaching through the API: hints and the coach's chances for a seat of the game, and the
-review of a finished game.
+review of a finished game, worked out once however many pages ask for it at once.
 
 Every test here runs twice: on SQLite and on a fresh PostgreSQL schema (skipped, saying so,
 when PostgreSQL does not answer on 127.0.0.1:5432).
@@ -7,12 +7,18 @@ when PostgreSQL does not answer on 127.0.0.1:5432).
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
 import pytest
 from fastapi.testclient import TestClient
 
 from shutthebox.narration import chances_text
 from shutthebox.rules import Rules
 from shutthebox.solver import solve
+from shutthebox.web.solving.work import PER_CLIENT
 from tests.web.client import bearer, new_game, play_out
 
 
@@ -50,3 +56,54 @@ def test_review_gives_costs_in_the_unit_of_the_objective_and_a_verdict(
     assert review["verdict"].startswith("Ann: ")
     assert review["chart"]["table"]["caption"].startswith(
         "Every decision; costs are in points of expected score against perfect play.")
+
+
+def counted_solver(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the functions the app's interactive solver worker runs from now on, each
+    call held half a second (so that requests sent together overlap)."""
+    pool = client.app.state.work.interactive        # type: ignore[attr-defined]
+    calls: list[str] = []
+    run = pool.run
+
+    async def counted(function: Callable[..., Any], *arguments: Any) -> Any:
+        calls.append(function.__name__)
+        await asyncio.sleep(0.5)
+        return await run(function, *arguments)
+
+    monkeypatch.setattr(pool, "run", counted)
+    return calls
+
+
+def test_a_finished_games_review_is_worked_out_once_for_every_page(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every friend's page asks for the review as the game ends, all from one address:
+    each gets it (none is refused for the client's solver calls), from one solver call."""
+    state = new_game(client, players=[{"name": "Ann"}, {"name": "Bo"}])
+    final = play_out(client, state, state["tokens"])
+    assert final["status"] == "over"
+    calls = counted_solver(client, monkeypatch)
+    path = f"/api/games/{final['id']}/review"
+    pages = PER_CLIENT + 3
+    with ThreadPoolExecutor(pages) as threads:
+        answers = list(threads.map(lambda _: client.get(path), range(pages)))
+    assert [a.status_code for a in answers] == [200] * pages, answers[-1].text
+    assert all(a.json() == answers[0].json() for a in answers)
+    assert answers[0].json()["verdict"].startswith("Ann: ")
+    assert calls == ["review"]
+    assert client.get(path).json() == answers[0].json() and calls == ["review"]   # kept
+    french = client.get(path, params={"lang": "fr"})            # its own words, once
+    assert french.status_code == 200 and french.json() != answers[0].json()
+    assert client.get(path, params={"lang": "fr"}).json() == french.json()
+    assert calls == ["review", "review"]
+
+
+def test_a_review_of_a_game_being_played_is_not_kept(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    state = new_game(client, players=[{"name": "Ann"}])
+    state = client.post(f"/api/games/{state['id']}/roll", json={"event": state["event_count"]},
+                        headers=bearer(state["tokens"]["0"])).json()
+    assert state["status"] == "playing"            # (nine tiles open take any roll)
+    calls = counted_solver(client, monkeypatch)
+    for _ in range(2):
+        assert client.get(f"/api/games/{state['id']}/review").status_code == 200
+    assert calls == ["review", "review"]

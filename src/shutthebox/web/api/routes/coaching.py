@@ -16,6 +16,7 @@ from shutthebox.web.api.deps import ClientKey, SeatTokens, ServiceDep, WorkDep
 from shutthebox.web.bounds import MAX_EVENT
 from shutthebox.web.play.service import GameService
 from shutthebox.web.solving import workers as advice
+from shutthebox.web.solving.shared import approximate
 from shutthebox.web.solving.work import (
     ServerBusyError,
     SolverWork,
@@ -41,7 +42,7 @@ async def solver_work(service: GameService, work: SolverWork, client: str, game_
     log = await service.run(game_id, service.match_log, game_id)
     work.asked(game_id)
     answer = await work.ask([client, *(tokens or [])], function, game_id, log)
-    if isinstance(answer, dict) and (answer.get("message") or answer.get("note")):
+    if approximate(answer):
         await build_if_it_fits(work, game_id, log, client)
     return answer
 
@@ -103,7 +104,16 @@ async def how_to_play(game_id: str, service: ServiceDep) -> dict[str, Any]:
 async def review(game_id: str, service: ServiceDep, work: WorkDep,
                  client: ClientKey) -> dict[str, Any]:
     """Every decision of the game against the best, with what it cost; a decision the
-    computer made for a person (out of time, or away) says so (``by_computer``)."""
+    computer made for a person (out of time, or away) says so (``by_computer``). A finished
+    game's review is worked out once and shared (:mod:`shutthebox.web.solving.shared`)."""
+    events = await service.run(game_id, service.finished, game_id)
+    return await work.shared.answer(
+        game_id, events, lambda: reviewed(service, work, client, game_id))
+
+
+async def reviewed(service: GameService, work: SolverWork, client: str,
+                   game_id: str) -> dict[str, Any]:
+    """The game's review, from the solver worker, with the computer's moves for a person."""
     answer: dict[str, Any] = await solver_work(service, work, client, game_id, None,
                                                advice.review)
     made = await service.run(game_id, service.computer_moves, game_id)

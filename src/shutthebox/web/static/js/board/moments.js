@@ -2,7 +2,7 @@
 
 import * as api from "../api.js";
 import { $, el, fill, announce, reducedMotion } from "../dom.js";
-import { nameOf, mySeats, hasCompany } from "./seats.js";
+import { nameOf, mySeats } from "./seats.js";
 import { view } from "./state.js";
 import { play } from "../sound.js";
 import { say } from "../sentences.js";
@@ -71,20 +71,22 @@ export function showOver(g) {
   // and a win or a shut box celebrated
   if (view.justOver) {
     if (won || (solo && (g.board || []).length === 0)) celebrate();
-    // (a table of friends has the review's link: one review asked at a time per client)
-    if (!hasCompany(g)) showAgainstPerfect(g, held);
+    // (every friend's page asks as the game ends: the server works a finished game's
+    // review out once and shares it)
+    showAgainstPerfect(g, held);
   }
   view.justOver = false;
   showSeries(g);          // the tally, with this game counted
 }
 
-/** The score against perfect play of the seats held here (the review's verdicts). */
+/** The score against perfect play of the seats held here (their verdicts; the game's if they
+ * made no decision, or for a watcher). */
 async function showAgainstPerfect(g, held) {
   let review;
   try { review = await api.review(g.id); } catch { return; }
   const line = $("against-perfect");
   if (!line || $("moment").dataset.game !== g.id) return;
-  const mine = (review.players || []).map((p, i) => (held.has(p.seat) ? review.verdicts[i] : null)).filter(Boolean);
+  const mine = (review.players || []).filter((p) => held.has(p.seat) && p.verdict).map((p) => p.verdict);
   line.textContent = mine.length ? mine.join(" ") : review.verdict || "";
 }
 
