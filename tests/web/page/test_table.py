@@ -166,3 +166,46 @@ def test_a_friend_leaves_the_clock_hands_his_seat_to_the_computer_and_he_takes_i
     for page in (ann, cy, back):
         page.context.close()
     assert ann_errors == [] and cy_errors == [] and back_errors == []
+
+
+SEEN = """
+document.addEventListener("DOMContentLoaded", () => {
+  window.seen = [];
+  const look = () => {
+    const players = document.getElementById("players");
+    const news = document.getElementById("table-news");
+    window.seen.push([players ? players.innerText : "", news ? news.textContent : ""]);
+  };
+  new MutationObserver(look).observe(document.body,
+    { subtree: true, childList: true, characterData: true, attributes: true });
+});
+"""
+"""Records what the players' table and the table's news say after each change of the page."""
+
+
+def test_a_page_never_says_its_own_player_left_or_came(browser: Browser,
+                                                        server: Server) -> None:
+    """As a game opens (before the page's own live feed is counted) and after a reload, the
+    host's row says she is at the table, and the news never tells her she arrived."""
+    ann, errors = open_page(browser)
+    ann.add_init_script(SEEN)
+    ann.goto(server.url)
+    ann.wait_for_selector("#preset option", state="attached")
+    ann.click("#more-options > summary")
+    seats = ann.locator("#seats li")
+    while seats.count() < 2:
+        ann.click("#add-seat")
+    for row, (name, kind) in enumerate([("Ann", "here"), ("Friend", "open")]):
+        seats.nth(row).locator(".seat-name").fill(name)
+        seats.nth(row).locator(".seat-kind").select_option(kind)
+    ann.click("#start")
+    ann.wait_for_url("**/games/*")
+    for _ in range(2):                  # the game as it opens, then reloaded
+        ann.wait_for_function("() => document.querySelector('#players .presence.online')")
+        time.sleep(1.0)                 # presence news arrives meanwhile
+        seen = ann.evaluate("window.seen")
+        rows = [players for players, _ in seen if "Ann" in players]
+        assert rows and not any("left" in players for players in rows), rows
+        assert not any("Ann" in news for _, news in seen), seen
+        ann.reload()
+    assert errors == []

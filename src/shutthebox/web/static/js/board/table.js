@@ -38,7 +38,9 @@ export function wireTable(receive) {
 /** A presence message of the live feed: who is at the table, and who came or left. */
 export function showPresence(message) {
   online = new Set(message.online);
-  if (message.text && hasCompany()) {
+  // (the news of a seat held on this page is not news to its reader)
+  const mine = view.game && mySeats(view.game).has(message.seat);
+  if (message.text && hasCompany() && !mine) {
     $("table-news").textContent = message.text;
     announce(message.text);       // read out through the page's one live region
   }
@@ -63,7 +65,9 @@ export function presenceMark(g, seat, info) {
 function drawMark(mark, seat) {
   const g = view.game;
   const away = g && g.table && g.table.away.includes(seat);
-  const here = online !== null && online.has(seat);
+  // a seat held on this page is at the table, whatever the last presence news said (it may
+  // predate this page's own live feed, or a reconnection of it)
+  const here = online !== null && (online.has(seat) || (Boolean(g) && mySeats(g).has(seat)));
   mark.hidden = online === null && !away;
   mark.classList.toggle("online", here);
   mark.classList.toggle("gone", online !== null && !here);
