@@ -267,7 +267,9 @@ def test_a_turn_by_keyboard_is_read_out(page: Page, server: Server) -> None:
     else:
         raise AssertionError("no roll with a move")
     rolled = server.get(f"/api/games/{game}").json()["pending"]["roll"]
-    assert any(f"{rolled[0]}+{rolled[1]}" in said for said in heard(page)), heard(page)
+    # (read out once the dice have landed, which may be after the tiles can be picked)
+    page.wait_for_function("(roll) => window.heard.some((said) => said.includes(roll))",
+                           arg=f"{rolled[0]}+{rolled[1]}", timeout=10_000)
     count = len(heard(page))
     page.keyboard.press("h")
     assert wait_to_hear(page, count).startswith("Hint: ")
