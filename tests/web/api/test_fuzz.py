@@ -28,7 +28,7 @@ def test_the_api_fuzzed_from_its_description_answers_as_documented(
         found = subprocess.run(
             [sys.executable, "-m", "schemathesis.cli", "run",
              f"{server.url}/openapi.json", "--checks", CHECKS, "--phases", "fuzzing,stateful",
-             "--max-examples", "25", "--max-time", "45", "--workers", "1",
+             "--max-examples", "25", "--max-time", "30", "--workers", "1",
              "--report", "ndjson", "--report-ndjson-path", str(report)],
             capture_output=True, text=True, timeout=300, cwd=tmp_path,
             env={"NO_COLOR": "1", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
