@@ -57,6 +57,6 @@ def end_game(changes: GameChanges, game_id: str) -> None:
         if loaded.match is None:
             raise TableStateError(_("the game has not started: it waits for players to "
                                     "join"))
-        if loaded.match.is_over or loaded.table.ended:
+        if loaded.over:
             raise TableStateError(_("the game is over"))
         loaded.add_table_event({"type": TableKind.END.value})

@@ -277,8 +277,7 @@ class GameChanges:
         """
         loaded = change.loaded
         match = loaded.match
-        over = match is not None and (match.is_over or loaded.table.ended)
-        status = "waiting" if match is None else "over" if over else "playing"
+        status = "waiting" if match is None else "over" if loaded.over else "playing"
         stored = (status, waiting_for(loaded))
         fields = dict(change.fields)
         if loaded.table.clock is not None:

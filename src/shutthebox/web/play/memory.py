@@ -66,6 +66,11 @@ class LoadedGame:
     (:mod:`shutthebox.web.play.view`): every answer to a move carries them."""
 
     @property
+    def over(self) -> bool:
+        """Whether the game is over: its match ended, or its host ended it."""
+        return self.match is not None and (self.match.is_over or self.table.ended)
+
+    @property
     def count(self) -> int:
         return len(self.prefix) + len(self.table_events) + (
             len(self.match.events) if self.match else 0)

@@ -147,8 +147,7 @@ class Series:
 
     def _store(self, db: Connection, game_id: str, seat: int) -> tuple[Any, Any, int, str]:
         loaded = self.service.changes.memory.load(db, game_id)
-        match = loaded.match
-        if match is None or not (match.is_over or loaded.table.ended):
+        if not loaded.over:
             raise RematchError(_("this game is not over yet: play it to the end, then play "
                                  "again"))
         row = db.execute(select(SERIES).where(SERIES.c.game_id == game_id)).first()

@@ -164,9 +164,7 @@ class GameService:
         key of its shared review (:mod:`shutthebox.web.solving.shared`); None while it is
         played or waits for players."""
         loaded = self.changes.read(game_id)
-        match = loaded.match
-        over = match is not None and (match.is_over or loaded.table.ended)
-        return loaded.count if over else None
+        return loaded.count if loaded.over else None
 
     def computer_moves(self, game_id: str) -> dict[int, str]:
         """The decisions the computer made for a person in the game (see
