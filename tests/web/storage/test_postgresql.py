@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import select, text
-from sqlalchemy.engine import Engine
+from psycopg.pq import TransactionStatus
+from sqlalchemy import event, select, text
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
 from shutthebox.rules import Rules
@@ -27,12 +28,13 @@ from shutthebox.web.storage import (
     EVENTS,
     GAMES,
     RESULTS,
+    SEATS,
     PooledStore,
     create_game,
     make_engine,
 )
 from shutthebox.web.storage.engine import REQUEST_POOL
-from shutthebox.web.storage.queries import Move, event_count, store_move
+from shutthebox.web.storage.queries import Move, NewGame, event_count, store_move
 from tests.web.webserver import database
 
 
@@ -180,6 +182,99 @@ def test_a_move_of_a_game_in_memory_is_one_statement_storing_all_or_nothing(
     found = stored(engine, game_id)
     assert found["count"] == 1 and len(found["events"]) == 1
     assert found["answers"] == [("k1", "{}")]
+
+
+def _statements(store: PooledStore) -> list[str]:
+    """The statements the store's requests' work sends from now on, as a list that grows."""
+    sent: list[str] = []
+
+    def count(_connection: Connection, _cursor: Any, statement: str, *_: Any) -> None:
+        sent.append(statement)
+
+    event.listen(store.requests.sync_engine, "before_cursor_execute", count)
+    return sent
+
+
+def test_a_new_game_and_a_finished_games_move_are_one_statement_each(engine: Engine) -> None:
+    """PostgreSQL's adapter stores a new game (its row, seats and first events) as one
+    statement, and the move that ends it with its results, each result under the claimed
+    player of its seat, as one more."""
+    store = PooledStore(engine)
+    sent = _statements(store)
+    game_id = "b" * 32
+    game = NewGame(game_id, {"players": ["Ann", "Computer"]}, [None, "hard"], "playing",
+                   "human", [{"seat": 0, "kind": "here", "name": "Ann", "computer": None,
+                              "token_hash": "t" * 64, "invite": None, "joined": True,
+                              "player_id": 7},
+                             {"seat": 1, "kind": "computer", "name": "Computer",
+                              "computer": "hard", "token_hash": None, "invite": None,
+                              "joined": False, "player_id": None}],
+                   [{"type": "seats"}, {"type": "roll"}])
+    computer = {**RESULT, "seat": 1, "player": "Computer", "won": 0.0, "scores": [9]}
+
+    def create() -> None:
+        with store.writing() as db:
+            store.store_new_game(db, game)
+
+    def finish() -> bool:
+        with store.writing() as db:
+            return store.store_move(db, Move(game_id, 2, [{"type": "turn-end"}],
+                                             {"status": "over"}, None, [RESULT, computer]))
+
+    async def both() -> bool:
+        try:
+            await store.run(create)
+            return await store.run(finish)
+        finally:
+            await store.aclose()
+
+    assert asyncio.run(both())
+    assert len(sent) == 2
+    found = stored(engine, game_id)
+    assert found["count"] == 3 and found["status"] == "over"
+    assert [position for position, _data in found["events"]] == [0, 1, 2]
+    with engine.connect() as db:
+        seats = db.execute(select(SEATS.c.seat, SEATS.c.kind, SEATS.c.joined.is_not(None),
+                                  SEATS.c.player_id).order_by(SEATS.c.seat)).all()
+        results = db.execute(select(RESULTS.c.seat, RESULTS.c.player, RESULTS.c.won,
+                                    RESULTS.c.scores, RESULTS.c.player_id)
+                             .order_by(RESULTS.c.seat)).all()
+    assert seats == [(0, "here", True, 7), (1, "computer", False, None)]
+    assert results == [(0, "Ann", 1.0, [0], 7), (1, "Computer", 0.0, [9], None)]
+
+
+def test_a_requests_reading_holds_no_transaction_open(engine: Engine) -> None:
+    """A request's reading runs in autocommit: no BEGIN and ROLLBACK round trips around
+    it, and psycopg keeps its prepared statements (a ROLLBACK makes it forget them all);
+    a write transaction of the same work is one all the same."""
+    store = PooledStore(engine)
+    game_id = new_game(engine)
+    seen: list[TransactionStatus] = []
+
+    def status(db: Connection) -> TransactionStatus:
+        driver = db.connection.driver_connection
+        assert driver is not None
+        return TransactionStatus(driver.info.transaction_status)
+
+    def work() -> None:
+        with store.connect() as db:
+            event_count(db, game_id)
+            seen.append(status(db))
+        with store.transaction() as db:
+            event_count(db, game_id, for_update=True)
+            seen.append(status(db))
+        with store.connect() as db:
+            event_count(db, game_id)
+            seen.append(status(db))
+
+    async def run() -> None:
+        try:
+            await store.run(work)
+        finally:
+            await store.aclose()
+
+    asyncio.run(run())
+    assert seen == [TransactionStatus.IDLE, TransactionStatus.INTRANS, TransactionStatus.IDLE]
 
 
 def test_a_process_whose_memory_is_behind_makes_the_move_again_on_the_stored_game(

@@ -40,7 +40,6 @@ from shutthebox.web.play.results import game_results
 from shutthebox.web.play.seats import ForbiddenError, UnauthorizedError, token_hash
 from shutthebox.web.play.view import Batch, game_view
 from shutthebox.web.storage import SEATS, Move, NewGame, event_count, now, store_for
-from shutthebox.web.storage import store_new_game as store_game
 
 T = TypeVar("T")
 
@@ -224,8 +223,8 @@ class GameChanges:
         :raises sqlalchemy.exc.IntegrityError: a game of that id, or a token or invite, is
             stored already.
         """
-        with self.transaction() as db:
-            store_game(db, game)
+        with self.store.writing() as db:
+            self.store.store_new_game(db, game)
         self.created(game, loaded, tokens)
 
     def created(self, game: NewGame, loaded: LoadedGame, tokens: dict[int, str]) -> None:

@@ -17,10 +17,11 @@ The methods are blocking (database work): the app runs them where its database w
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
 from sqlalchemy import select
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from shutthebox.language import _
 from shutthebox.match import GameFormat
@@ -55,6 +56,11 @@ class GameService:
     def cache(self) -> GameCache:
         """The games and tokens this process keeps in memory."""
         return self.changes.memory
+
+    def reading(self) -> AbstractContextManager[Connection]:
+        """A connection to read the server's records with, in a request's database work
+        (see :meth:`run`)."""
+        return self.changes.store.connect()
 
     def close(self) -> None:
         """Give back the writing connection (after a last checkpoint)."""
@@ -137,7 +143,7 @@ class GameService:
                 held.setdefault(holder[0], []).append(holder[1])
         if not held:
             return []
-        with self.changes.store.connect() as db:
+        with self.reading() as db:
             rows = db.execute(select(GAMES).where(GAMES.c.id.in_(list(held)))
                               .order_by(GAMES.c.updated.desc())).all()
         return [{"id": r.id, "status": r.status, "players": r.config["players"],

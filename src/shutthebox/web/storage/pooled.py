@@ -1,6 +1,6 @@
 """PostgreSQL's adapter of the storage interface (:class:`~shutthebox.web.storage.Store`):
 a request's work runs on the event loop through SQLAlchemy's asyncio engine, and a move
-of a game known to be up to date is stored in one statement.
+of a game known to be up to date, or a new game, is stored in one statement.
 
 A request's work (:meth:`PooledStore.run`), written as ordinary code, runs in
 :meth:`~sqlalchemy.ext.asyncio.AsyncConnection.run_sync` on a connection of the asyncio
@@ -8,6 +8,13 @@ engine's bounded pool: each statement's wait for the database lets the event loo
 the other requests, where a statement run on the loop itself would hold them all up for
 its round trip. Work outside a request (the server's background tasks, in threads, and
 scripts) uses the synchronous engine and its own pool.
+
+A request's connection reads in autocommit: a reading is one statement, which PostgreSQL
+runs in a transaction of its own, so a ``BEGIN`` and a ``ROLLBACK`` around it would be two
+more round trips for nothing; and psycopg forgets every prepared statement of a connection
+at each ``ROLLBACK``, to prepare them again at their next uses. A write transaction
+(:meth:`PooledStore.transaction`, :meth:`PooledStore.writing`) leaves autocommit for its
+time.
 """
 
 from __future__ import annotations
@@ -25,9 +32,12 @@ from sqlalchemy import (
     Insert,
     Integer,
     String,
+    Table,
     Text,
+    and_,
     bindparam,
     cast,
+    column,
     func,
     insert,
     select,
@@ -35,15 +45,21 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.sql import FromClause
 
 from shutthebox.web.codec import dumps
-from shutthebox.web.storage.queries import Move, now, store_move
-from shutthebox.web.storage.schema import ANSWERS, EVENTS, GAMES
+from shutthebox.web.storage.queries import Move, NewGame, now, store_move, store_new_game
+from shutthebox.web.storage.schema import ANSWERS, EVENTS, GAMES, RESULTS, SEATS
 
 if TYPE_CHECKING:
     from sqlalchemy.ext.asyncio import AsyncEngine
 
 T = TypeVar("T")
+
+TRANSACTIONS = "READ COMMITTED"
+"""The isolation of a request's write transactions (PostgreSQL's default; the unit of work
+locks a game's row for what it needs more)."""
+
 
 class _Work:
     """The work :meth:`PooledStore.run` is running: its connection (None once it is
@@ -86,7 +102,7 @@ class PooledStore:
             from shutthebox.web.storage.engine import POOL_WAIT, REQUEST_POOL
             self._requests = create_async_engine(
                 self.engine.url, pool_size=REQUEST_POOL, max_overflow=0,
-                pool_timeout=POOL_WAIT)
+                pool_timeout=POOL_WAIT, isolation_level="AUTOCOMMIT")
         return self._requests
 
     async def run(self, function: Callable[..., T], /, *arguments: Any) -> T:
@@ -118,14 +134,8 @@ class PooledStore:
         if work.writing:                # (within the work's transaction already)
             yield running
             return
-        if running.in_transaction():
-            running.rollback()          # (what the work read before: read again inside)
-        work.writing = True
-        try:
-            with running.begin():
-                yield running
-        finally:
-            work.writing = False
+        with _transactions(work, running), running.begin():
+            yield running
 
     @contextmanager
     def writing(self) -> Iterator[Connection]:
@@ -138,42 +148,52 @@ class PooledStore:
                 yield connection
             return
         work, running = found
-        if running.in_transaction():
-            running.rollback()
-        work.writing = True
-        try:
-            yield running
-            if running.in_transaction():
-                running.commit()
-        except BaseException:
-            if running.in_transaction():
-                running.rollback()
-            raise
-        finally:
-            work.writing = False
+        with _transactions(work, running):
+            try:
+                yield running
+                if running.in_transaction():
+                    running.commit()
+            except BaseException:
+                if running.in_transaction():
+                    running.rollback()
+                raise
 
     def store_move(self, connection: Connection, move: Move) -> bool:
         """Store the move: in one statement, committed as it runs, on a connection of
-        :meth:`writing` that has done nothing else (the move's events and its answer,
-        not the end of a game); else in the connection's transaction."""
-        if connection.in_transaction() or not move.events or move.results:
+        :meth:`writing` that has done nothing else (its events, its answer and a finished
+        game's results); else in the connection's transaction."""
+        if connection.in_transaction() or not move.events:
             return store_move(connection, move)
         params = {"game_id": move.game_id, "start": move.start,
                   "count": move.start + len(move.events), "stamp": now(),
-                  "datas": json.dumps([dumps(event) for event in move.events]),
+                  "datas": _texts(move.events),
                   **{f"new_{name}": value for name, value in move.fields.items()}}
         if move.answer is not None:
             params.update(zip(("seat", "key", "body"), move.answer, strict=True), status=200)
-        statement = _moving_at_once(frozenset(move.fields), move.answer is not None)
-        connection.execution_options(isolation_level="AUTOCOMMIT")
-        try:
+        if move.results:
+            params["results"] = json.dumps(move.results)
+        statement = _moving_at_once(frozenset(move.fields), move.answer is not None,
+                                    bool(move.results))
+        with _autocommit(connection):
             stored = connection.execute(statement, params).all()
-            connection.commit()         # (nothing to send: each statement was committed)
-        finally:
-            if connection.in_transaction():
-                connection.rollback()
-            connection.execution_options(isolation_level=connection.default_isolation_level)
         return len(stored) == len(move.events)
+
+    def store_new_game(self, connection: Connection, game: NewGame) -> None:
+        """Store a new game: in one statement, committed as it runs, on a connection of
+        :meth:`writing` that has done nothing else; else in the connection's
+        transaction."""
+        if connection.in_transaction():
+            store_new_game(connection, game)
+            return
+        stamp = now()
+        seats = [{**seat, "joined": stamp.isoformat() if seat["joined"] else None}
+                 for seat in game.seats]
+        with _autocommit(connection):
+            connection.execute(_creating_at_once(), {
+                "game_id": game.game_id, "config": game.config, "computers": game.computers,
+                "status": game.status, "waiting": game.waiting, "count": len(game.events),
+                "stamp": stamp, "seat_rows": json.dumps(seats),
+                "datas": _texts(game.events)})
 
     def close(self) -> None:
         """Nothing to give back here: the asyncio engine's pool is closed as the server
@@ -182,6 +202,42 @@ class PooledStore:
     async def aclose(self) -> None:
         if self._requests is not None:
             await self._requests.dispose()
+
+
+@contextmanager
+def _transactions(work: _Work, running: Connection) -> Iterator[None]:
+    """The work's connection out of autocommit while a write transaction is made on it."""
+    if running.in_transaction():
+        running.rollback()          # (what the work read before: read again inside)
+    running.execution_options(isolation_level=TRANSACTIONS)
+    work.writing = True
+    try:
+        yield
+    finally:
+        work.writing = False
+        if running.in_transaction():
+            running.rollback()
+        running.execution_options(isolation_level="AUTOCOMMIT")
+
+
+@contextmanager
+def _autocommit(connection: Connection) -> Iterator[None]:
+    """One statement on a connection of :meth:`PooledStore.writing` that has begun no
+    transaction: committed as it runs, with no ``BEGIN`` and ``COMMIT`` around it."""
+    connection.execution_options(isolation_level="AUTOCOMMIT")
+    try:
+        yield
+        connection.commit()         # (nothing to send: the statement was committed)
+    finally:
+        if connection.in_transaction():
+            connection.rollback()
+        connection.execution_options(isolation_level=TRANSACTIONS)
+
+
+def _texts(events: list[dict[str, Any]]) -> str:
+    """Events as one JSON array of their texts (a text[] parameter would have the driver
+    escape every quote of every event with a regular expression)."""
+    return json.dumps([dumps(event) for event in events])
 
 
 def _running(connection: Connection, function: Callable[..., T], arguments: Any) -> T:
@@ -198,21 +254,34 @@ def _running(connection: Connection, function: Callable[..., T], arguments: Any)
             connection.rollback()
 
 
+def _listed(name: str) -> FromClause:
+    """The texts of parameter ``name`` (see :func:`_texts`) as rows (``value``, ``number``
+    from 1)."""
+    return func.json_array_elements_text(cast(bindparam(name, type_=Text), JSON)) \
+        .table_valued("value", with_ordinality="number").render_derived(name=f"{name}_listed")
+
+
+def _recordset(table: Table, columns: list[str], name: str) -> FromClause:
+    """The rows of parameter ``name``, a JSON array of objects, with the types of
+    ``table``'s ``columns``."""
+    return func.json_to_recordset(cast(bindparam(name, type_=Text), JSON)).table_valued(
+        *(column(c, table.c[c].type) for c in columns)
+    ).render_derived(name=f"{name}_rows", with_types=True)
+
+
 @cache
-def _moving_at_once(fields: frozenset[str], answer: bool) -> Insert:
+def _moving_at_once(fields: frozenset[str], answer: bool, results: bool) -> Insert:
     """A move as one statement: the game's row moved on from ``start`` events (with
     ``fields`` set), its events appended and, with ``answer``, the answer to its
-    Idempotency-Key stored, all only if the row moved (its events' positions are
+    Idempotency-Key stored, with ``results`` a finished game's results (each under its
+    seat's claimed player), all only if the row moved (its events' positions are
     answered: none if the game no longer had ``start`` events)."""
     moved = update(GAMES).where(
         GAMES.c.id == bindparam("game_id"), GAMES.c.event_count == bindparam("start")
     ).values(event_count=bindparam("count"), updated=bindparam("stamp"),
              **{name: bindparam(f"new_{name}") for name in sorted(fields)}
              ).returning(GAMES.c.id).cte("moved")
-    # The events as one JSON array of their texts (a text[] parameter would have the
-    # driver escape every quote of every event with a regular expression).
-    listed = func.json_array_elements_text(cast(bindparam("datas", type_=Text), JSON)) \
-        .table_valued("value", with_ordinality="number").render_derived(name="listed")
+    listed = _listed("datas")
     events = select(moved.c.id, bindparam("start", type_=Integer) + listed.c.number - 1,
                     listed.c.value).select_from(moved.join(listed, true()))
     statement = insert(EVENTS).from_select(["game_id", "position", "data"], events) \
@@ -224,4 +293,40 @@ def _moving_at_once(fields: frozenset[str], answer: bool) -> Insert:
                    bindparam("status", type_=Integer), bindparam("body", type_=Text),
                    bindparam("stamp", type_=DateTime))).cte("answered")
         statement = statement.add_cte(answered)
+    if results:
+        given = ["seat", "player", "rules", "format", "won", "scores", "shut_boxes",
+                 "player_id"]
+        rows = _recordset(RESULTS, given, "results")
+        held = SEATS.alias("held")
+        recorded = insert(RESULTS).from_select(
+            [*given, "game_id", "finished"],
+            select(*(rows.c[c] for c in given[:-1]),
+                   func.coalesce(rows.c.player_id, held.c.player_id), moved.c.id,
+                   bindparam("stamp", type_=DateTime))
+            .select_from(moved.join(rows, true()).outerjoin(
+                held, and_(held.c.game_id == moved.c.id, held.c.seat == rows.c.seat)))
+        ).cte("recorded")
+        statement = statement.add_cte(recorded)
     return statement
+
+
+@cache
+def _creating_at_once() -> Insert:
+    """A new game as one statement: its row, its seats and its first events."""
+    game = insert(GAMES).values(
+        id=bindparam("game_id"), config=bindparam("config"), seats=bindparam("computers"),
+        status=bindparam("status"), waiting_for=bindparam("waiting"),
+        event_count=bindparam("count"), created=bindparam("stamp"),
+        updated=bindparam("stamp")).returning(GAMES.c.id).cte("game")
+    given = ["seat", "kind", "name", "computer", "token_hash", "invite", "joined",
+             "player_id"]
+    rows = _recordset(SEATS, given, "seat_rows")
+    seated = insert(SEATS).from_select(
+        ["game_id", *given],
+        select(game.c.id, *(rows.c[c] for c in given)).select_from(game.join(rows, true()))
+    ).cte("seated")
+    listed = _listed("datas")
+    return insert(EVENTS).from_select(
+        ["game_id", "position", "data"],
+        select(game.c.id, listed.c.number - 1, listed.c.value)
+        .select_from(game.join(listed, true()))).add_cte(seated)

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from sqlalchemy.engine import Connection, Engine
 
 from shutthebox.web.storage.engine import driver_error
-from shutthebox.web.storage.queries import Move, store_move
+from shutthebox.web.storage.queries import Move, NewGame, store_move, store_new_game
 
 T = TypeVar("T")
 
@@ -172,6 +172,9 @@ class SqliteWriter:
 
     def store_move(self, connection: Connection, move: Move) -> bool:
         return store_move(connection, move)
+
+    def store_new_game(self, connection: Connection, game: NewGame) -> None:
+        store_new_game(connection, game)
 
     def connect(self) -> AbstractContextManager[Connection]:
         """A connection of the engine's pool to read with."""

@@ -24,7 +24,7 @@ from typing import Any, Protocol, TypeVar
 from sqlalchemy.engine import Connection, Engine
 
 from shutthebox.web.storage.pooled import PooledStore
-from shutthebox.web.storage.queries import Move
+from shutthebox.web.storage.queries import Move, NewGame
 from shutthebox.web.storage.sqlite import SqliteWriter
 
 T = TypeVar("T")
@@ -45,11 +45,16 @@ class Store(Protocol):
         """One write transaction, committed at the end (rolled back on an error)."""
 
     def writing(self) -> AbstractContextManager[Connection]:
-        """A connection to store a move of a game known to be up to date with: as few
-        round trips as the database allows (see :meth:`store_move`)."""
+        """A connection to store a move of a game known to be up to date, or a new game,
+        with: as few round trips as the database allows (see :meth:`store_move` and
+        :meth:`store_new_game`)."""
 
     def store_move(self, connection: Connection, move: Move) -> bool:
         """Store the move (:func:`~shutthebox.web.storage.queries.store_move`) on a
+        connection of :meth:`transaction` or :meth:`writing`."""
+
+    def store_new_game(self, connection: Connection, game: NewGame) -> None:
+        """Store a new game (:func:`~shutthebox.web.storage.queries.store_new_game`) on a
         connection of :meth:`transaction` or :meth:`writing`."""
 
     async def run(self, function: Callable[..., T], /, *arguments: Any) -> T:

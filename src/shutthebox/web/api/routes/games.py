@@ -96,7 +96,7 @@ async def start(service: GameService, work: SolverWork, body: NewGame, client: s
                                     name=seat.name, known=', '.join(STRENGTHS)))
 
     def seated() -> list[SeatSpec]:
-        with service.engine.connect() as db:
+        with service.reading() as db:
             return seating.new_seats(db, seats, player_token)
 
     seats = await service.run(None, seated)

@@ -63,7 +63,7 @@ async def join(game_id: str, body: Join, service: ServiceDep, misses: MissesDep,
     seat's: 409 for a name another player claimed, 400 for "You"."""
 
     def named() -> tuple[str, int | None]:
-        with service.engine.connect() as db:
+        with service.reading() as db:
             return seating.joiner(db, body.name, player)
 
     name, player_id = await service.run(None, named)
