@@ -39,7 +39,7 @@ from shutthebox.web.play.memory import GameCache, LoadedGame, waiting_for
 from shutthebox.web.play.results import game_results
 from shutthebox.web.play.seats import ForbiddenError, UnauthorizedError, token_hash
 from shutthebox.web.play.view import Batch, game_view
-from shutthebox.web.storage import SEATS, Move, NewGame, event_count, now, store_for
+from shutthebox.web.storage import SEATS, Move, NewGame, Store, event_count, now, store_for
 
 T = TypeVar("T")
 
@@ -90,9 +90,12 @@ class Change:
     read, its event count before, and what storing it writes besides its new events."""
 
     game_id: str
-    db: Connection
+    connection: Connection
+    """The change's connection, as the store's :meth:`~shutthebox.web.storage.Store.writing`
+    or :meth:`~shutthebox.web.storage.Store.transaction` gave it."""
     loaded: LoadedGame
     before: int
+    store: Store
     fields: dict[str, Any] = field(default_factory=dict)
     """Columns of the game's row to set with the change (its config, say)."""
     answer: tuple[int, str, str] | None = None
@@ -101,6 +104,14 @@ class Change:
     """What the live feeds are sent (made from the game if the change does not say)."""
     touch: bool = False
     """Store the game's row even if no event was added (its clock's deadline, say)."""
+
+    @property
+    def db(self) -> Connection:
+        """The connection for what the change reads and writes itself, all in one
+        transaction with its events (a change that only adds events leaves it alone, and
+        on PostgreSQL is stored in one statement)."""
+        self.store.begin(self.connection)
+        return self.connection
 
     @property
     def changed(self) -> bool:
@@ -180,7 +191,7 @@ class GameChanges:
             try:
                 with self.store.writing() if at_hand else self.transaction() as db:
                     loaded = at_hand or self.memory.load(db, game_id, for_update=True)
-                    change = Change(game_id, db, loaded, loaded.count)
+                    change = Change(game_id, db, loaded, loaded.count, self.store)
                     yield change
                     if change.changed:
                         self._store(change)
@@ -286,7 +297,7 @@ class GameChanges:
         results = game_results(match) if match is not None and match.is_over else []
         move = Move(change.game_id, change.before, loaded.log(change.before), fields,
                     change.answer, results)
-        if not self.store.store_move(change.db, move):
+        if not self.store.store_move(change.connection, move):
             if _trusted():
                 raise StaleGameError("the game in memory was behind")
             raise GameChangedError(_("the game changed while this request was made: load "

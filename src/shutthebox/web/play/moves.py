@@ -58,7 +58,9 @@ def act(changes: GameChanges, game_id: str, token: str | None, kind: str, argume
                            "(\"event\") or an Idempotency-Key header"))
     with changes.changing(game_id) as change:
         if key is not None:
-            first = stored_answer(change.db, game_id, mine, key)
+            # (read outside the move's transaction: the answer is stored with the move,
+            # which stores nothing if another request stored the key's answer first)
+            first = stored_answer(change.connection, game_id, mine, key)
             if first is not None:
                 return first
         loaded, before = change.loaded, change.before

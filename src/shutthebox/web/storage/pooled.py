@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from contextvars import ContextVar
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -63,14 +63,16 @@ locks a game's row for what it needs more)."""
 
 class _Work:
     """The work :meth:`PooledStore.run` is running: its connection (None once it is
-    over) and whether it is inside :meth:`PooledStore.transaction` or
-    :meth:`PooledStore.writing` (whose end commits what it did). A task started by the
-    work copies the context, this object with it: emptied at the work's end, it tells
-    the task it runs outside the work."""
+    over), whether it is inside :meth:`PooledStore.transaction` or
+    :meth:`PooledStore.writing` (whose end commits what it did), and whether its connection
+    has left autocommit for a write transaction. A task started by the work copies the
+    context, this object with it: emptied at the work's end, it tells the task it runs
+    outside the work."""
 
     def __init__(self, connection: Connection) -> None:
         self.connection: Connection | None = connection
         self.writing = False
+        self.transaction = False
 
 
 _WORK: ContextVar[_Work | None] = ContextVar("work", default=None)
@@ -116,12 +118,7 @@ class PooledStore:
             with self.engine.connect() as connection:
                 yield connection
             return
-        work, running = found
-        try:
-            yield running
-        finally:
-            if not work.writing and running.in_transaction():
-                running.rollback()      # (a reading's transaction ends with it)
+        yield found[1]      # (in autocommit, or inside the work's write transaction)
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
@@ -131,69 +128,88 @@ class PooledStore:
                 yield connection
             return
         work, running = found
-        if work.writing:                # (within the work's transaction already)
+        if work.writing:                # (within the work's writing: its transaction)
+            self.begin(running)
             yield running
             return
-        with _transactions(work, running), running.begin():
+        with self._writing(work, running):
+            self.begin(running)
             yield running
 
-    @contextmanager
-    def writing(self) -> Iterator[Connection]:
-        """The work's connection with no transaction begun: a move stored on it alone is
-        one statement, committed as it runs (:meth:`store_move`); what else is done on it
-        is one transaction, committed at the end."""
+    def writing(self) -> AbstractContextManager[Connection]:
+        """The work's connection in autocommit: a move or a new game stored on it alone is
+        one statement, committed as it runs (:meth:`store_move`, :meth:`store_new_game`);
+        after :meth:`begin`, what is done on it is one transaction, committed at the end."""
         found = _running_work()
         if found is None or found[0].writing:
-            with self.transaction() as connection:
-                yield connection
-            return
-        work, running = found
-        with _transactions(work, running):
-            try:
-                yield running
-                if running.in_transaction():
-                    running.commit()
-            except BaseException:
-                if running.in_transaction():
-                    running.rollback()
-                raise
+            return self.transaction()
+        return self._writing(*found)
+
+    @contextmanager
+    def _writing(self, work: _Work, running: Connection) -> Iterator[Connection]:
+        if running.in_transaction():
+            running.rollback()      # (what the work read before, in autocommit: nothing sent)
+        work.writing = True
+        try:
+            yield running
+            if running.in_transaction():
+                running.commit()
+        except BaseException:
+            if running.in_transaction():
+                running.rollback()
+            raise
+        finally:
+            work.writing = False
+            if work.transaction:
+                work.transaction = False
+                running.execution_options(isolation_level="AUTOCOMMIT")
+
+    def begin(self, connection: Connection) -> None:
+        """Make what is done next on a connection of :meth:`writing` one transaction (its
+        statements until then were each committed as they ran)."""
+        found = _running_work()
+        if found is None or found[1] is not connection or found[0].transaction:
+            return          # (a transaction already, or not the work's connection)
+        work = found[0]
+        if connection.in_transaction():
+            connection.commit()     # (autocommit: nothing to send)
+        connection.execution_options(isolation_level=TRANSACTIONS)
+        work.transaction = True
 
     def store_move(self, connection: Connection, move: Move) -> bool:
         """Store the move: in one statement, committed as it runs, on a connection of
-        :meth:`writing` that has done nothing else (its events, its answer and a finished
+        :meth:`writing` before :meth:`begin` (its events, its answer and a finished
         game's results); else in the connection's transaction."""
-        if connection.in_transaction() or not move.events:
+        if not _autocommits(connection) or not move.events:
             return store_move(connection, move)
         params = {"game_id": move.game_id, "start": move.start,
                   "count": move.start + len(move.events), "stamp": now(),
                   "datas": _texts(move.events),
                   **{f"new_{name}": value for name, value in move.fields.items()}}
         if move.answer is not None:
-            params.update(zip(("seat", "key", "body"), move.answer, strict=True), status=200)
+            # (named apart from every column: a parameter named as a column of the game's
+            # row would be set in its UPDATE too)
+            params.update(zip(("answer_seat", "answer_key", "answer_body"), move.answer,
+                              strict=True), answer_status=200)
         if move.results:
             params["results"] = json.dumps(move.results)
         statement = _moving_at_once(frozenset(move.fields), move.answer is not None,
                                     bool(move.results))
-        with _autocommit(connection):
-            stored = connection.execute(statement, params).all()
-        return len(stored) == len(move.events)
+        return len(connection.execute(statement, params).all()) == len(move.events)
 
     def store_new_game(self, connection: Connection, game: NewGame) -> None:
         """Store a new game: in one statement, committed as it runs, on a connection of
-        :meth:`writing` that has done nothing else; else in the connection's
-        transaction."""
-        if connection.in_transaction():
+        :meth:`writing` before :meth:`begin`; else in the connection's transaction."""
+        if not _autocommits(connection):
             store_new_game(connection, game)
             return
         stamp = now()
         seats = [{**seat, "joined": stamp.isoformat() if seat["joined"] else None}
                  for seat in game.seats]
-        with _autocommit(connection):
-            connection.execute(_creating_at_once(), {
-                "game_id": game.game_id, "config": game.config, "computers": game.computers,
-                "status": game.status, "waiting": game.waiting, "count": len(game.events),
-                "stamp": stamp, "seat_rows": json.dumps(seats),
-                "datas": _texts(game.events)})
+        connection.execute(_creating_at_once(), {
+            "game_id": game.game_id, "config": game.config, "computers": game.computers,
+            "status": game.status, "waiting": game.waiting, "count": len(game.events),
+            "stamp": stamp, "seat_rows": json.dumps(seats), "datas": _texts(game.events)})
 
     def close(self) -> None:
         """Nothing to give back here: the asyncio engine's pool is closed as the server
@@ -204,34 +220,10 @@ class PooledStore:
             await self._requests.dispose()
 
 
-@contextmanager
-def _transactions(work: _Work, running: Connection) -> Iterator[None]:
-    """The work's connection out of autocommit while a write transaction is made on it."""
-    if running.in_transaction():
-        running.rollback()          # (what the work read before: read again inside)
-    running.execution_options(isolation_level=TRANSACTIONS)
-    work.writing = True
-    try:
-        yield
-    finally:
-        work.writing = False
-        if running.in_transaction():
-            running.rollback()
-        running.execution_options(isolation_level="AUTOCOMMIT")
-
-
-@contextmanager
-def _autocommit(connection: Connection) -> Iterator[None]:
-    """One statement on a connection of :meth:`PooledStore.writing` that has begun no
-    transaction: committed as it runs, with no ``BEGIN`` and ``COMMIT`` around it."""
-    connection.execution_options(isolation_level="AUTOCOMMIT")
-    try:
-        yield
-        connection.commit()         # (nothing to send: the statement was committed)
-    finally:
-        if connection.in_transaction():
-            connection.rollback()
-        connection.execution_options(isolation_level=TRANSACTIONS)
+def _autocommits(connection: Connection) -> bool:
+    """Whether ``connection`` is a request's work's, in autocommit (not in a transaction)."""
+    found = _running_work()
+    return found is not None and found[1] is connection and not found[0].transaction
 
 
 def _texts(events: list[dict[str, Any]]) -> str:
@@ -289,8 +281,10 @@ def _moving_at_once(fields: frozenset[str], answer: bool, results: bool) -> Inse
     if answer:
         answered = insert(ANSWERS).from_select(
             ["game_id", "seat", "key", "status", "body", "created"],
-            select(moved.c.id, bindparam("seat", type_=Integer), bindparam("key", type_=String),
-                   bindparam("status", type_=Integer), bindparam("body", type_=Text),
+            select(moved.c.id, bindparam("answer_seat", type_=Integer),
+                   bindparam("answer_key", type_=String),
+                   bindparam("answer_status", type_=Integer),
+                   bindparam("answer_body", type_=Text),
                    bindparam("stamp", type_=DateTime))).cte("answered")
         statement = statement.add_cte(answered)
     if results:

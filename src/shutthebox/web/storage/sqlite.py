@@ -170,6 +170,9 @@ class SqliteWriter:
         """A write transaction (SQLite's move is its statements in one)."""
         return self.transaction()
 
+    def begin(self, connection: Connection) -> None:
+        """Nothing to do: :meth:`writing` is a transaction from its start."""
+
     def store_move(self, connection: Connection, move: Move) -> bool:
         return store_move(connection, move)
 

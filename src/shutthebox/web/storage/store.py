@@ -47,7 +47,11 @@ class Store(Protocol):
     def writing(self) -> AbstractContextManager[Connection]:
         """A connection to store a move of a game known to be up to date, or a new game,
         with: as few round trips as the database allows (see :meth:`store_move` and
-        :meth:`store_new_game`)."""
+        :meth:`store_new_game`). Anything else done on it comes after :meth:`begin`."""
+
+    def begin(self, connection: Connection) -> None:
+        """Make what is done next on a connection of :meth:`writing` one transaction, with
+        the move stored at its end."""
 
     def store_move(self, connection: Connection, move: Move) -> bool:
         """Store the move (:func:`~shutthebox.web.storage.queries.store_move`) on a
