@@ -20,6 +20,7 @@ claim it.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 from shutthebox.errors import PlayerNameError
 from shutthebox.language import _
@@ -92,6 +93,7 @@ names are letters, digits, spaces and punctuation
     return name
 
 
+@lru_cache(maxsize=4096)
 def name_key(name: str) -> str:
     """What ``name`` (cleaned, see :func:`clean_name`) looks like, for telling names apart:
     case folded, then each character replaced by the one Unicode's confusables take as its
@@ -102,6 +104,9 @@ def name_key(name: str) -> str:
     True
     >>> name_key("B0b") == name_key("BOB"), name_key("Ann") == name_key("Anne")
     (True, False)
+
+    (Kept for the last names asked: the confusables' lookups take a fraction of a
+    millisecond a character, and a server asks for the same names at every new game.)
     """
     folded = name.casefold()
     looks = _looks_like(folded)

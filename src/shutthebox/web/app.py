@@ -32,7 +32,7 @@ from shutthebox.web.api.checks import (
 from shutthebox.web.api.hosting import FinishedGames, Hosting, recent_errors
 from shutthebox.web.api.languages import request_language
 from shutthebox.web.api.refusals import REFUSALS, REFUSED, malformed, refused
-from shutthebox.web.api.routes import api_router, health, metrics, pages
+from shutthebox.web.api.routes import API_AREAS, health, metrics, pages
 from shutthebox.web.api.sweeping import Sweeper
 from shutthebox.web.api.watching import Watcher
 from shutthebox.web.asgi import Receive, Scope, Send
@@ -178,7 +178,8 @@ def create_app(database_url: str | None = None, engine: Engine | None = None, *,
     for kind in REFUSALS:
         app.add_exception_handler(kind, refused)
     app.exception_handler(RequestValidationError)(malformed)
-    app.include_router(api_router)
+    for area in API_AREAS:
+        app.include_router(area, prefix="/api")
     app.include_router(pages.router)
     app.include_router(health.router)
     app.include_router(metrics.router)

@@ -21,10 +21,11 @@ from shutthebox.web.api.routes import (
     words,
 )
 
-api_router = APIRouter(prefix="/api")
-# (the players' moves first: the routes a request is matched against in turn)
-for area in (actions, games, live, invites, coaching, players, daily, reactions, series,
-             words, table, advice, sheets, admin):
-    api_router.include_router(area.router)
+API_AREAS: tuple[APIRouter, ...] = tuple(area.router for area in (
+    actions, games, live, invites, coaching, players, daily, reactions, series, words, table,
+    advice, sheets, admin))
+"""The API's routers, each included under ``/api``, the players' moves first: a request is
+matched against them in turn. (Included into the app one by one, not through one ``/api``
+router: FastAPI walks each level of included routers at every request.)"""
 
-__all__ = ["api_router", "pages"]
+__all__ = ["API_AREAS", "pages"]
