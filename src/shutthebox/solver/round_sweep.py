@@ -57,7 +57,10 @@ class RankStep:
     moving_probability: FloatArray
     stuck: IntArray
     stuck_probability: FloatArray
-    stuck_rank: IntArray
+    stuck_ranks: IntArray
+    """The ranks of the masks of the groups at ``stuck``, each once."""
+    stuck_which: IntArray
+    """The rank in ``stuck_ranks`` of each group at ``stuck``."""
     runs: IntArray
     one_run: IntArray
     two_run: IntArray
@@ -101,7 +104,8 @@ def _rank_steps_of(rules: Rules, rank: IntArray) -> tuple[RankStep, ...] | None:
         steps.append(RankStep(
             int(rank[mine].max()), mine, table.codes[mine], len(local), moves, moving,
             table.probability[group[moving]], stuck, table.probability[group[stuck]],
-            rank[mine[local[stuck]]], runs, first_run, last_run))
+            *np.unique(rank[mine[local[stuck]]], return_inverse=True), runs, first_run,
+            last_run))
     return tuple(steps)
 
 
@@ -142,7 +146,8 @@ def sweep(rules: Rules, rank: IntArray, below: FloatArray,
     columns = ranks + 1
     values = np.zeros((size, columns, lanes))
     chances = np.zeros((size, columns, lanes, 2))   # the tie, then a worse end
-    pairs = chances.reshape(-1, 2)
+    # Each (tie, worse) pair read as one 16-byte item: one gather fetches both.
+    pairs = chances.reshape(-1).view(np.complex128)
     lane = np.arange(lanes)[None, None, :]
     final, ending = _endings(rank[:1], columns, below, at)
     values[0], chances[0] = final[0], ending[0]
@@ -168,14 +173,16 @@ def sweep(rules: Rules, rank: IntArray, below: FloatArray,
             flat = (chosen * columns + np.arange(width)[None, :, None]) * lanes + lane
             p = step.moving_probability[:, None, None]
             by_value[step.moving] = p * best
-            by_chance[step.moving[:several]] = p[:several, ..., None] * pairs[flat]
+            by_chance[step.moving[:several]] = \
+                p[:several, ..., None] * np.take(pairs, flat).view(np.float64).reshape(
+                    several, width, lanes, 2)
             by_chance[step.moving[several:]] = \
                 p[several:, ..., None] * chances[step.moves[0][several:], :width]
         if len(step.stuck):   # no move: the turn ends on this rank
-            final, ending = _endings(step.stuck_rank, width, below, at)
+            final, ending = _endings(step.stuck_ranks, width, below, at)
             p = step.stuck_probability[:, None, None]
-            by_value[step.stuck] = p * final
-            by_chance[step.stuck] = p[..., None] * ending
+            by_value[step.stuck] = p * final[step.stuck_which]
+            by_chance[step.stuck] = p[..., None] * ending[step.stuck_which]
         # Each mask's groups of a dice count added in their order, as the compiled sweep
         # adds them.
         value = np.add.reduceat(by_value, step.runs, axis=0)
