@@ -58,10 +58,11 @@ by the compiled kernel (:func:`~shutthebox.solver.round_kernels.sweep`, where
 NUMPY_SWEEP_RANKS = 512
 """Up to this many distinct scores (every rule set with sum or covered scoring, digits on 9
 tiles) a process that has not started numba sweeps with numpy whatever the work: with four
-players about 0.45 s of one core on a 12-tile preset, against numba's start-up (about 0.5 s of
+players about 0.35 s of one core on a 12-tile preset, against numba's start-up (about 0.5 s of
 one core, 0.7 s where SciPy is installed: numba imports it as it loads its first kernel, even
 from its cache on disk) and the compiled sweep (0.1 s) after it. Beyond (digit scoring on 10 to
-12 tiles) numpy's step per rank costs more than both."""
+12 tiles) numpy's sweep costs more than both: every position is solved for every best score
+it can meet (about 3 s of one core for one holder count on 12 tiles)."""
 
 
 def compiled_sweep(work: int, ranks: int) -> bool:
