@@ -1,20 +1,23 @@
-"""The compiled sweep of the single round gives the chances a whole solve of each best rank
-gives, and a round's tables are the same however they are made (swept or solved whole, every
-rank or only those a good posted score needs)."""
+"""The sweeps of the single round (compiled, and numpy's) give the chances a whole solve of
+each best rank gives, and a round's tables are the same however they are made (by either
+sweep, every rank or only those a good posted score needs)."""
 
 from __future__ import annotations
 
+import sys
+
+import numba
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shutthebox.rules import MoveRule, OneDie, Rules, Scoring
-from shutthebox.solver import rounds
-from shutthebox.solver.match_kernels import successors
+from shutthebox.solver import round_sweep, rounds
 from shutthebox.solver.objectives import score_array
-from shutthebox.solver.round_kernels import successors_by_mask, sweep
+from shutthebox.solver.round_kernels import sweep
 from shutthebox.solver.rounds import RoundSolution, ended_under_play, solve_round
+from shutthebox.solver.successors import successors, successors_by_mask
 
 
 @st.composite
@@ -42,7 +45,7 @@ SHARES = st.sampled_from([0.0, 0.25, 1 / 3, 0.5, 1.0])
 
 @settings(max_examples=60, deadline=None)
 @given(rules=small_rules(), data=st.data())
-def test_the_sweep_gives_the_chances_of_a_whole_solve_of_each_best_rank(
+def test_the_sweeps_give_the_chances_of_a_whole_solve_of_each_best_rank(
         rules: Rules, data: st.DataObject) -> None:
     rank = ranks_of(rules)
     count = int(rank.max()) + 1
@@ -51,15 +54,17 @@ def test_the_sweep_gives_the_chances_of_a_whole_solve_of_each_best_rank(
     below = np.array(data.draw(st.lists(SHARES, min_size=count, max_size=count)))
     at = np.array(data.draw(st.lists(st.lists(SHARES, min_size=lanes, max_size=lanes),
                                      min_size=best_ranks, max_size=best_ranks)))
-    tie, worse = sweep(rules, rank, below, at)
+    swept = round_sweep.sweep(rules, rank, below, at)
+    assert swept is not None
     ranks = np.arange(count)
-    for b in range(best_ranks):
-        for w in range(lanes):
-            objective = np.where(ranks < b, below, np.where(ranks == b, at[b, w], 0.0))
-            ended = ended_under_play(rules, objective[rank][:, None], compiled=False)[:, 0]
-            p = np.bincount(rank, weights=ended, minlength=count)
-            assert tie[b, w] == pytest.approx(p[b], abs=1e-12)
-            assert worse[b, w] == pytest.approx(p[b + 1:].sum(), abs=1e-12)
+    for tie, worse in (sweep(rules, rank, below, at), swept):
+        for b in range(best_ranks):
+            for w in range(lanes):
+                objective = np.where(ranks < b, below, np.where(ranks == b, at[b, w], 0.0))
+                ended = ended_under_play(rules, objective[rank][:, None], compiled=False)[:, 0]
+                p = np.bincount(rank, weights=ended, minlength=count)
+                assert tie[b, w] == pytest.approx(p[b], abs=1e-12)
+                assert worse[b, w] == pytest.approx(p[b + 1:].sum(), abs=1e-12)
 
 
 def fresh_round(rules: Rules, players: int) -> RoundSolution:
@@ -68,25 +73,54 @@ def fresh_round(rules: Rules, players: int) -> RoundSolution:
     return RoundSolution(found.rules, players, found.scores, found.rank, found.instant)
 
 
+def by_numba(monkeypatch: pytest.MonkeyPatch, compiled: bool) -> None:
+    """Make a round's tables by the compiled sweep, or by numpy's, whatever their size."""
+    monkeypatch.setattr(rounds, "SWEEP_WORK", 0 if compiled else 1 << 62)
+    monkeypatch.setattr(rounds, "NUMPY_SWEEP_RANKS", 0)
+
+
 @pytest.mark.parametrize("rules", [Rules(), Rules(tiles=6, scoring=Scoring.DIGITS),
                                    Rules(tiles=7, scoring=Scoring.COVERED, one_die=OneDie.LOW_SUM),
                                    Rules(tiles=5, instant_win=False)])
-def test_a_round_swept_is_the_round_solved_whole(rules: Rules,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rounds, "SWEEP_WORK", 0)
-    swept = fresh_round(rules, 4)
-    swept_win = swept.win
-    monkeypatch.setattr(rounds, "SWEEP_WORK", 1 << 62)
-    whole = fresh_round(rules, 4)
-    assert whole.win == pytest.approx(swept_win, abs=1e-12)
+def test_a_round_swept_by_numba_is_the_round_swept_by_numpy(
+        rules: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
+    by_numba(monkeypatch, True)
+    compiled = fresh_round(rules, 4)
+    compiled_win = compiled.win
+    by_numba(monkeypatch, False)
+    numpy = fresh_round(rules, 4)
+    assert numpy.win == pytest.approx(compiled_win, abs=1e-12)
     for seat in (1, 2, 3):
-        assert np.allclose(whole.holders[seat], swept.holders[seat], rtol=0, atol=1e-12)
+        assert np.allclose(numpy.holders[seat], compiled.holders[seat], rtol=0, atol=1e-12)
+
+
+def test_a_fresh_process_sweeps_a_few_hundred_scores_by_numpy(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba's start-up costs more than numpy's sweep up to NUMPY_SWEEP_RANKS scores; past
+    them, or once numba runs in the process, the compiled sweep is the cheaper."""
+    work = rounds.SWEEP_WORK + 1
+    monkeypatch.delitem(sys.modules, "numba", raising=False)
+    assert not rounds.compiled_sweep(work, rounds.NUMPY_SWEEP_RANKS)
+    assert rounds.compiled_sweep(work, rounds.NUMPY_SWEEP_RANKS + 1)
+    assert not rounds.compiled_sweep(rounds.SWEEP_WORK, 4095)   # small work: numpy still
+    monkeypatch.setitem(sys.modules, "numba", numba)
+    assert rounds.compiled_sweep(work, 79)
+
+
+def test_numpys_sweep_needs_every_move_to_better_the_rank() -> None:
+    """The masks are solved rank by rank: a rank order that a move does not better (no
+    scoring gives one) is refused, and the compiled sweep does the work."""
+    rules = Rules(tiles=4)
+    assert round_sweep.rank_steps(rules, np.zeros(16, dtype=np.int64)) is None
+    assert round_sweep.sweep(rules, np.zeros(16, dtype=np.int64), np.ones(1),
+                             np.ones((1, 1))) is None
+    assert round_sweep.rank_steps(rules, ranks_of(rules)) is not None
 
 
 @pytest.mark.parametrize("compiled", [False, True])
 def test_a_good_score_posted_needs_only_the_ranks_as_good(compiled: bool,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rounds, "SWEEP_WORK", 0 if compiled else 1 << 62)
+    by_numba(monkeypatch, compiled)
     rules = Rules(tiles=7, scoring=Scoring.DIGITS)
     lazy, full = fresh_round(rules, 4), fresh_round(rules, 4)
     assert sum(full.win) == pytest.approx(1.0)   # every rank of every seat solved

@@ -2,68 +2,26 @@
 
 A match table needs the value of the start of a turn for tens of thousands of objectives (one
 per match position), not their policies: :func:`start_values` walks the masks once per
-objective over a table of each mask's legal successors per roll group (built once per rule
-set), and also returns, for the self-loop of a match (a round in which nothing changes), the
-chance that optimal play ends the turn on the looping mask: the derivative of the value with
-respect to that final value, which lets the match solver find the loop's fixed point by
-Newton's method in one or two steps. :func:`turn_values` and :func:`roll_values` give every
+objective over a table of each mask's legal successors per roll group
+(:func:`~shutthebox.solver.successors.successors`, built once per rule set), and also
+returns, for the self-loop of a match (a round in which nothing changes), the chance that
+optimal play ends the turn on the looping mask: the derivative of the value with respect to
+that final value, which lets the match solver find the loop's fixed point by Newton's method
+in one or two steps. :func:`turn_values` and :func:`roll_values` give every
 mask's value of a whole turn and of one roll, for the battle.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
 from shutthebox.rules import Rules
 from shutthebox.solver.compiled import compiled
-from shutthebox.solver.solve import dice_choice_codes, roll_groups
+from shutthebox.solver.successors import successors
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
-
-
-@dataclass(frozen=True)
-class Successors:
-    """For each roll group ``g`` (one-die groups first) and mask, its legal successors:
-    ``succ[start[g * size + mask]:start[g * size + mask + 1]]``."""
-
-    size: int
-    codes: npt.NDArray[np.int8]
-    group_start: IntArray
-    probability: FloatArray
-    start: IntArray
-    succ: IntArray
-
-
-@cache
-def successors(rules: Rules) -> Successors:
-    """The successor table of a rule set (cached)."""
-    size = 1 << rules.tiles
-    masks = np.arange(size, dtype=np.int64)
-    group_start = [0]
-    probability: list[float] = []
-    pieces: list[tuple[IntArray, IntArray]] = []
-    g = 0
-    for d in (1, 2):
-        for group in roll_groups(rules, d):
-            probability.append(float(group.probability))
-            for move in group.moves:
-                fits = masks[(masks & move) == move]
-                pieces.append((g * size + fits, fits & ~move))
-            g += 1
-        group_start.append(g)
-    keys = np.concatenate([k for k, _ in pieces]) if pieces else np.zeros(0, np.int64)
-    after = np.concatenate([a for _, a in pieces]) if pieces else np.zeros(0, np.int64)
-    order = np.argsort(keys, kind="stable")
-    counts = np.bincount(keys, minlength=g * size)
-    start = np.zeros(g * size + 1, dtype=np.int64)
-    np.cumsum(counts, out=start[1:])
-    return Successors(size, dice_choice_codes(rules), np.array(group_start, dtype=np.int64),
-                      np.array(probability), start, after[order].astype(np.int64))
 
 
 LANES = 16

@@ -16,8 +16,9 @@ and carries the two chances backwards with the values instead of a forward pass.
 of a seat travels side by side in the same sweep (they differ only at rank ``b``).
 
 The sweep reads each mask's successors from a table laid out mask by mask
-(:func:`successors_by_mask`: a mask's moves of every roll group side by side, where the
-match kernels' table keeps a roll group's moves of every mask together), and walks the lanes
+(:func:`~shutthebox.solver.successors.successors_by_mask`: a mask's moves of every roll group
+side by side, where the match kernels' table keeps a roll group's moves of every mask
+together), and walks the lanes
 innermost, so that the ``h`` lanes share each successor's lookup: with digit scoring on 12
 tiles a sweep of one lane takes about 0.1 s of one core, each further lane about 0.04 s.
 
@@ -28,46 +29,16 @@ solver's own policy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache
-
 import numpy as np
 import numpy.typing as npt
 
 from shutthebox.rules import Rules
 from shutthebox.solver.compiled import compiled
-from shutthebox.solver.match_kernels import successors
 from shutthebox.solver.solve import EPSILON
+from shutthebox.solver.successors import successors_by_mask
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
-
-
-@dataclass(frozen=True)
-class MaskSuccessors:
-    """For each mask and roll group ``g`` (one-die groups first), its legal successors:
-    ``succ[start[mask * groups + g]:start[mask * groups + g + 1]]``, in the stable move
-    order."""
-
-    codes: npt.NDArray[np.int8]
-    group_start: IntArray
-    probability: FloatArray
-    start: IntArray
-    succ: npt.NDArray[np.int32]
-
-
-@cache
-def successors_by_mask(rules: Rules) -> MaskSuccessors:
-    """:func:`~shutthebox.solver.match_kernels.successors`, laid out mask by mask (cached)."""
-    table = successors(rules)
-    groups = len(table.probability)
-    counts = np.diff(table.start)   # [g * size + mask]
-    key = np.repeat(np.arange(groups * table.size, dtype=np.int64), counts)
-    order = np.argsort((key % table.size) * groups + key // table.size, kind="stable")
-    start = np.zeros(groups * table.size + 1, dtype=np.int64)
-    np.cumsum(counts.reshape(groups, table.size).T.reshape(-1), out=start[1:])
-    return MaskSuccessors(table.codes, table.group_start, table.probability,
-                          start, table.succ[order].astype(np.int32))
 
 
 @compiled()

@@ -17,6 +17,7 @@ at seat ``i + 1``.
 
 from __future__ import annotations
 
+import sys
 import threading
 from dataclasses import dataclass, field
 from functools import cache
@@ -27,6 +28,7 @@ import numpy.typing as npt
 from shutthebox.errors import FormatError
 from shutthebox.rules import Rules
 from shutthebox.solver.objectives import IndexedTable, Objective, score_array, table_objective
+from shutthebox.solver.round_sweep import sweep as numpy_sweep
 from shutthebox.solver.round_tables import load_tables, save_tables
 from shutthebox.solver.solve import forward, solve_batch
 
@@ -48,10 +50,26 @@ COMPILED_WORK = 1 << 20
 kernel tabulates the odds: numba's start-up then costs less than numpy's calls."""
 
 SWEEP_WORK = 1 << 20
-"""Beyond this many (best rank, holders, mask) triples to fill, the holders' tables are swept by
-the compiled kernel (:func:`~shutthebox.solver.round_kernels.sweep`); below it numpy's whole
-solves cost less than numba's start-up (about 0.7 s of one core: numba's import and its first
-call, even from its cache on disk)."""
+"""Beyond this many (best rank, holders, mask) triples to fill, the holders' tables may be swept
+by the compiled kernel (:func:`~shutthebox.solver.round_kernels.sweep`, where
+:data:`NUMPY_SWEEP_RANKS` allows); below it numpy's sweep
+(:func:`~shutthebox.solver.round_sweep.sweep`) costs less than numba's start-up."""
+
+NUMPY_SWEEP_RANKS = 512
+"""Up to this many distinct scores (every rule set with sum or covered scoring, digits on 9
+tiles) a process that has not started numba sweeps with numpy whatever the work: with four
+players about 0.35 s of one core on a 12-tile preset, against numba's start-up (about 0.5 s of
+one core, 0.7 s where SciPy is installed: numba imports it as it loads its first kernel, even
+from its cache on disk) and the compiled sweep (0.1 s) after it. Beyond (digit scoring on 10 to
+12 tiles) numpy's sweep costs more than both: every position is solved for every best score
+it can meet (about 3 s of one core for one holder count on 12 tiles)."""
+
+
+def compiled_sweep(work: int, ranks: int) -> bool:
+    """Whether the compiled sweep pays for ``work`` (best rank, holders, mask) triples of a
+    rule set with ``ranks`` distinct scores: beyond :data:`SWEEP_WORK`, and beyond
+    :data:`NUMPY_SWEEP_RANKS` unless numba has started in this process already."""
+    return work > SWEEP_WORK and (ranks > NUMPY_SWEEP_RANKS or "numba" in sys.modules)
 
 
 def ended_under_play(rules: Rules, finals: FloatArray, compiled: bool | None = None) -> FloatArray:
@@ -142,7 +160,7 @@ class RoundSolution:
         if self._known.get(seat, 0) < m:   # growing by half at least: a few sweeps in all
             ranks = min(m, max(ranks, self._known.get(seat, 0) * 3 // 2))
         seats = [i for i in range(n - 1, seat - 1, -1) if self._known.get(i, 0) < ranks]
-        compiled = sum(ranks * i for i in seats) << self.rules.tiles > SWEEP_WORK
+        compiled = compiled_sweep(sum(ranks * i for i in seats) << self.rules.tiles, m)
         for i in seats:
             self.holders[i] = np.zeros((m, n + 1)) if i == 0 else \
                 self._seat_table(i, self.holders[i + 1], ranks, compiled)
@@ -152,7 +170,7 @@ class RoundSolution:
                     compiled: bool) -> FloatArray:
         """The holders' shares once ``seat`` has played, for the best ranks below ``ranks``:
         from the chances that the seat's optimal play ties the best score or ends worse
-        (by the compiled sweep, or by numpy's whole solves)."""
+        (by the compiled sweep, or by numpy's)."""
         m, n = len(self.scores), self.players
         holders = np.arange(1, seat + 1)
         tie_shares = later[:ranks, np.minimum(holders + 1, n)]
@@ -161,33 +179,15 @@ class RoundSolution:
         if self.instant:   # a shut box wins at once
             below[0] = 1.0
             at[0] = 1.0
-        if compiled:
+        swept = None if compiled else numpy_sweep(self.rules, self.rank, below, at)
+        if swept is None:
             from shutthebox.solver.round_kernels import sweep  # numba: only where it pays
 
-            tie, worse = sweep(self.rules, self.rank, below, at)
-        else:
-            tie, worse = self._tie_and_worse(below, at)
+            swept = sweep(self.rules, self.rank, below, at)
+        tie, worse = swept
         table = np.zeros((m, n + 1))
         table[:ranks, 1:seat + 1] = later[:ranks, holders] * worse + tie_shares * tie
         return table
-
-    def _tie_and_worse(self, below: FloatArray, at: FloatArray) -> tuple[FloatArray, FloatArray]:
-        """What :func:`~shutthebox.solver.round_kernels.sweep` gives, by a whole solve and a
-        forward pass of each ``(rank, holders)`` (numpy: cheaper than numba's start-up on
-        small boards)."""
-        m = len(self.scores)
-        ranks = np.arange(m)
-        situations = [(b, w) for b in range(len(at)) for w in range(at.shape[1])]
-        tie, worse = np.zeros(at.shape), np.zeros(at.shape)
-        for start in range(0, len(situations), 512):
-            chunk = situations[start:start + 512]
-            vectors = np.stack([np.where(ranks < b, below, np.where(ranks == b, at[b, w], 0.0))
-                                for b, w in chunk])
-            ended = ended_under_play(self.rules, vectors[:, self.rank].T, compiled=False)
-            for k, (b, w) in enumerate(chunk):
-                p = np.bincount(self.rank, weights=ended[:, k], minlength=m)
-                tie[b, w], worse[b, w] = p[b], p[b + 1:].sum()
-        return tie, worse
 
     def _seat_finals(self, seat: int, best: int, holders: int, later: FloatArray) -> FloatArray:
         ranks = np.arange(len(self.scores))
