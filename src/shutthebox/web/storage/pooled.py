@@ -167,10 +167,9 @@ class PooledStore:
     def begin(self, connection: Connection) -> None:
         """Make what is done next on a connection of :meth:`writing` one transaction (its
         statements until then were each committed as they ran)."""
-        found = _running_work()
-        if found is None or found[1] is not connection or found[0].transaction:
+        work = _autocommitting(connection)
+        if work is None:
             return          # (a transaction already, or not the work's connection)
-        work = found[0]
         if connection.in_transaction():
             connection.commit()     # (autocommit: nothing to send)
         connection.execution_options(isolation_level=TRANSACTIONS)
@@ -180,7 +179,7 @@ class PooledStore:
         """Store the move: in one statement, committed as it runs, on a connection of
         :meth:`writing` before :meth:`begin` (its events, its answer and a finished
         game's results); else in the connection's transaction."""
-        if not _autocommits(connection) or not move.events:
+        if _autocommitting(connection) is None or not move.events:
             return store_move(connection, move)
         params = {"game_id": move.game_id, "start": move.start,
                   "count": move.start + len(move.events), "stamp": now(),
@@ -200,7 +199,7 @@ class PooledStore:
     def store_new_game(self, connection: Connection, game: NewGame) -> None:
         """Store a new game: in one statement, committed as it runs, on a connection of
         :meth:`writing` before :meth:`begin`; else in the connection's transaction."""
-        if not _autocommits(connection):
+        if _autocommitting(connection) is None:
             store_new_game(connection, game)
             return
         stamp = now()
@@ -220,10 +219,13 @@ class PooledStore:
             await self._requests.dispose()
 
 
-def _autocommits(connection: Connection) -> bool:
-    """Whether ``connection`` is a request's work's, in autocommit (not in a transaction)."""
+def _autocommitting(connection: Connection) -> _Work | None:
+    """The request's work whose connection ``connection`` is, while it is in autocommit
+    (not in a write transaction); else None."""
     found = _running_work()
-    return found is not None and found[1] is connection and not found[0].transaction
+    if found is None or found[1] is not connection or found[0].transaction:
+        return None
+    return found[0]
 
 
 def _texts(events: list[dict[str, Any]]) -> str:
