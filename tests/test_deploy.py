@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import signal
+import site
 import subprocess
 import sys
 import time
@@ -78,6 +79,17 @@ def dockerfile() -> tuple[dict[str, str], list[str], list[str], list[str]]:
     return environment, runs, health, command
 
 
+def sees_the_tests_packages(venv: Path) -> None:
+    """Let a new virtual environment see the packages of the one running the tests (a
+    ``.pth`` line: the folders are searched, their own ``.pth`` files not run, so the
+    checkout's editable install stays out), as ``--system-site-packages`` lets it see the
+    base interpreter's: the install then builds shutthebox alone instead of installing
+    every dependency again (about 50 s of a core)."""
+    folders = [folder for folder in site.getsitepackages() if Path(folder).is_dir()]
+    [inside] = (venv / "lib").glob("python3*/site-packages")
+    (inside / "tests_packages.pth").write_text("\n".join(folders) + "\n")
+
+
 @pytest.mark.slow
 def test_the_container_recipe_installs_and_starts_in_a_fresh_environment(
         tmp_path: Path) -> None:
@@ -109,6 +121,8 @@ def test_the_container_recipe_installs_and_starts_in_a_fresh_environment(
         done = subprocess.run(here(run), shell=True, capture_output=True, text=True,
                               timeout=600, cwd=tmp_path)
         assert done.returncode == 0, done.stderr[-2000:]
+        if run.startswith(f"{sys.executable} -m venv"):
+            sees_the_tests_packages(venv)
     port = free_port()
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     env |= environment | {"SHUTTHEBOX_HOME": str(tmp_path / "data"),

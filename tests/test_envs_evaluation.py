@@ -189,13 +189,16 @@ def test_the_optimal_agent_wins_a_deciding_round_as_often_as_the_match_tables_sa
 
     env = ShutTheBoxMatchEnv(format="single", seat=seat, opponents=("optimal",) * (players - 1))
     rules, n = env.rules, env.rules.tiles
+    solutions: dict[tuple[int, ...], Any] = {}     # (a few posted scores, 300,000 rows)
 
     def optimal(observations: npt.NDArray[np.float64], masks: npt.NDArray[np.int8]) -> Any:
         actions = []
         for row in observations:
             open_tiles = int(row[:n].astype(np.int64) @ (1 << np.arange(n)))
             posted = (round(row[n + 3 + players] * score_scale(rules)),) if row[n + 3] else ()
-            solution = win_solution(rules, posted, players - 1 - len(posted))
+            if posted not in solutions:
+                solutions[posted] = win_solution(rules, posted, players - 1 - len(posted))
+            solution = solutions[posted]
             roll = tuple(round(float(f) * 6) for f in row[n:n + 2] if f)
             actions.append(solution.best_move(open_tiles, roll) if row[n + 2]
                            else env.actions - 1)
