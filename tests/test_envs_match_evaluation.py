@@ -30,22 +30,25 @@ def match_optimal(env: ShutTheBoxMatchEnv) -> Any:
     solution = env.baseline.solution
     scale = total_scale(rules, env.config.format)
 
+    solved: dict[MatchPosition, Any] = {}   # (the positions recur over many calls)
+
     def act(observations: npt.NDArray[np.float64], masks: npt.NDArray[np.int8]) -> Any:
         actions = []
-        solved: dict[MatchPosition, Any] = {}
-        for row in observations:
-            open_tiles = int(row[:n].astype(np.int64) @ (1 << np.arange(n)))
-            own = round(row[n + 3 + 4 + seat] * scale)
-            other = round(row[n + 3 + 4 + 1 - seat] * scale)
-            second = bool(row[n + 3 + 1 - seat])          # the other has posted: we are second
+        opened = (observations[:, :n].astype(np.int64) @ (1 << np.arange(n))).tolist()
+        owns = np.rint(observations[:, n + 3 + 4 + seat] * scale).astype(int).tolist()
+        others = np.rint(observations[:, n + 3 + 4 + 1 - seat] * scale).astype(int).tolist()
+        seconds = (observations[:, n + 3 + 1 - seat] != 0).tolist()  # we are second
+        rolling = (observations[:, n + 2] != 0).tolist()
+        dice = np.rint(observations[:, n:n + 2] * 6).astype(int).tolist()
+        for open_tiles, own, other, second, rolled, faces in zip(
+                opened, owns, others, seconds, rolling, dice, strict=True):
             position = (MatchPosition((other, own), 1) if second
                         else MatchPosition((own, other), 0))
             if position not in solved:
                 solved[position] = solve(rules, solution.turn_objective(position))
             turn = solved[position]
-            if row[n + 2]:
-                roll = tuple(round(float(f) * 6) for f in row[n:n + 2] if f)
-                actions.append(turn.best_move(open_tiles, roll))
+            if rolled:
+                actions.append(turn.best_move(open_tiles, tuple(f for f in faces if f)))
             else:
                 actions.append((1 << n) + turn.best_dice(open_tiles) - 1)
         return np.array(actions)
