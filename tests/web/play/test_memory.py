@@ -85,3 +85,23 @@ def test_a_game_played_move_after_move_stays_in_memory(
     assert state["status"] == "playing"
     assert service.cache.games.get(first["id"]) is held     # never let go and read again
     assert others[0]["id"] not in kept
+
+
+def test_a_finished_game_read_again_is_not_kept_in_memory(client: TestClient) -> None:
+    """Its page, its live feed: each reads it from the database, and memory keeps only the
+    games being played."""
+    service = client.app.state.service        # type: ignore[attr-defined]
+    game = new_game(client, players=[{"name": "Ann"}], rules={"tiles": 2})
+    playing = new_game(client, players=[{"name": "Bo"}])
+    state, token = game, game["tokens"]["0"]
+    while state["status"] != "over":
+        path, body = first_legal(state)
+        state = client.post(path, json=body, headers=bearer(token)).json()
+    assert game["id"] not in service.cache.games and playing["id"] in service.cache.games
+    for _ in range(2):
+        seen = client.get(f"/api/games/{game['id']}", headers=bearer(token))
+        assert seen.status_code == 200 and seen.json()["status"] == "over"
+        with client.websocket_connect(f"/api/games/{game['id']}/live") as feed:
+            assert feed.receive_json()["status"] == "over"
+        assert game["id"] not in service.cache.games
+    assert playing["id"] in service.cache.games

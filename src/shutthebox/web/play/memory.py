@@ -186,6 +186,8 @@ class GameCache:
                     if len(new) == count - start:
                         cached.extend(new)
                         cached.stored = None
+                        if cached.over:     # (finished by the other process: let go)
+                            self.games.pop(game_id, None)
                         if cached.table.clock is not None:
                             cached.table.deadline = db.scalar(select(GAMES.c.deadline).where(
                                 GAMES.c.id == game_id))
@@ -206,7 +208,16 @@ class GameCache:
         return found
 
     def remember(self, game_id: str, loaded: LoadedGame) -> None:
-        """Keep the game in memory (games being played: finished games are let go)."""
+        """Keep the game in memory (games being played: finished games are let go).
+
+        A finished game read again (its page, its live feed, its review) is not kept:
+        kept, the games friends look back at would fill memory up to
+        :data:`GAMES_IN_MEMORY`, and every full pass of the garbage collector scans all
+        their objects while every answer waits (the manual's deploying page gives the
+        figures)."""
+        if loaded.over:
+            self.games.pop(game_id, None)
+            return
         with self._guard:
             gone = _keep(self.games, game_id, loaded, GAMES_IN_MEMORY)
         for oldest in gone:
