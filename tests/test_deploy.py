@@ -84,7 +84,7 @@ def sees_the_tests_packages(venv: Path) -> None:
     ``.pth`` line: the folders are searched, their own ``.pth`` files not run, so the
     checkout's editable install stays out), as ``--system-site-packages`` lets it see the
     base interpreter's: the install then builds shutthebox alone instead of installing
-    every dependency again (about 50 s of a core)."""
+    every dependency again."""
     folders = [folder for folder in site.getsitepackages() if Path(folder).is_dir()]
     [inside] = (venv / "lib").glob("python3*/site-packages")
     (inside / "tests_packages.pth").write_text("\n".join(folders) + "\n")

@@ -189,7 +189,7 @@ def test_the_optimal_agent_wins_a_deciding_round_as_often_as_the_match_tables_sa
 
     env = ShutTheBoxMatchEnv(format="single", seat=seat, opponents=("optimal",) * (players - 1))
     rules, n = env.rules, env.rules.tiles
-    solutions: dict[tuple[int, ...], Any] = {}     # (a few posted scores, 300,000 rows)
+    solutions: dict[tuple[int, ...], Any] = {}     # (a few posted scores, many rows)
 
     def optimal(observations: npt.NDArray[np.float64], masks: npt.NDArray[np.int8]) -> Any:
         actions = []
