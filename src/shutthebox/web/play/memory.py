@@ -187,7 +187,7 @@ class GameCache:
                         cached.extend(new)
                         cached.stored = None
                         if cached.over:     # (finished by the other process: let go)
-                            self.games.pop(game_id, None)
+                            self.forget(game_id)
                         if cached.table.clock is not None:
                             cached.table.deadline = db.scalar(select(GAMES.c.deadline).where(
                                 GAMES.c.id == game_id))
@@ -216,7 +216,7 @@ class GameCache:
         their objects while every answer waits (the manual's deploying page gives the
         figures)."""
         if loaded.over:
-            self.games.pop(game_id, None)
+            self.forget(game_id)
             return
         with self._guard:
             gone = _keep(self.games, game_id, loaded, GAMES_IN_MEMORY)
