@@ -105,3 +105,26 @@ def test_a_finished_game_read_again_is_not_kept_in_memory(client: TestClient) ->
             assert feed.receive_json()["status"] == "over"
         assert game["id"] not in service.cache.games
     assert playing["id"] in service.cache.games
+
+
+def test_a_game_left_untouched_is_let_go_and_read_again_when_its_player_comes_back(
+        client: TestClient) -> None:
+    """A game started and left does not wait for thousands of others to push it out of
+    memory; one touched within the idle time stays."""
+    from shutthebox.web.play.memory import GAME_IDLE
+
+    service = client.app.state.service        # type: ignore[attr-defined]
+    now = [1_000.0]
+    service.cache.clock = lambda: now[0]
+    left = new_game(client, players=[{"name": "Left"}], rules={"tiles": 12})
+    looked = new_game(client, players=[{"name": "Looked"}])
+    now[0] += GAME_IDLE / 2
+    assert client.get(f"/api/games/{looked['id']}").status_code == 200
+    now[0] += GAME_IDLE / 2 + 1
+    new_game(client, players=[{"name": "New"}])
+    assert left["id"] not in service.cache.games
+    assert looked["id"] in service.cache.games
+    path, body = first_legal(left)              # its player is back: read again, played on
+    moved = client.post(path, json=body, headers=bearer(left["tokens"]["0"]))
+    assert moved.status_code == 200, moved.text
+    assert moved.json()["event_count"] > left["event_count"]

@@ -10,7 +10,9 @@ would grow without end, and so would the garbage collector's pauses.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,6 +37,11 @@ from shutthebox.web.storage import GAMES, SEATS, event_count, load_events
 GAMES_IN_MEMORY = 20_000
 """Games a process keeps in memory: the least recently played go first (a game being played
 stays; one let go is read from the database again if asked for)."""
+GAME_IDLE = 15 * 60
+"""Seconds a game may go untouched (no move, no look) before the process lets it go: a game
+started and left would otherwise stay until :data:`GAMES_IN_MEMORY` others pushed it out,
+and every full pass of the garbage collector scans the objects of every game kept (the
+manual's deploying page gives the figures). A game let go is read again when asked for."""
 HOLDERS_IN_MEMORY = 100_000
 """Seat tokens whose game and seat a process keeps at hand (the oldest go first; a token
 not at hand is looked up in the database)."""
@@ -147,11 +154,15 @@ def read_game(db: Connection, game_id: str) -> LoadedGame:
 
 class GameCache:
     """Games in memory by id (at most :data:`GAMES_IN_MEMORY`, the least recently used go
-    first), a lock per game, and the (game, seat) of seat tokens by their hash (at most
-    :data:`HOLDERS_IN_MEMORY`, likewise)."""
+    first, and none untouched for :data:`GAME_IDLE`), a lock per game, and the (game, seat)
+    of seat tokens by their hash (at most :data:`HOLDERS_IN_MEMORY`, the least recently used
+    go first). ``clock`` gives the seconds the idle time is counted in."""
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
         self.games: OrderedDict[str, LoadedGame] = OrderedDict()
+        self.used_at: dict[str, float] = {}
+        """When each game in memory was last used (by :attr:`clock`)."""
         self.holders: OrderedDict[str, tuple[str, int]] = OrderedDict()
         self.locks: dict[str, threading.RLock] = {}
         self._guard = threading.Lock()
@@ -174,7 +185,7 @@ class GameCache:
                                       game_id=game_id))
         cached = self.games.get(game_id)
         if cached is not None and cached.count == count:
-            self._used(self.games, game_id)
+            self._used_game(game_id)
             return cached
         if cached is not None and cached.match is not None and cached.count < count:
             with self.lock(game_id):        # another process moved it on: the new events
@@ -194,7 +205,7 @@ class GameCache:
                         return cached
                 except LogError:
                     pass
-                self.games.pop(game_id, None)       # not as expected: read it all
+                self.forget(game_id)                # not as expected: read it all
         loaded = read_game(db, game_id)
         self.remember(game_id, loaded)
         return loaded
@@ -204,7 +215,7 @@ class GameCache:
         counted as used."""
         found = self.games.get(game_id)
         if found is not None:
-            self._used(self.games, game_id)
+            self._used_game(game_id)
         return found
 
     def remember(self, game_id: str, loaded: LoadedGame) -> None:
@@ -218,8 +229,18 @@ class GameCache:
         if loaded.over:
             self.forget(game_id)
             return
+        now = self.clock()
         with self._guard:
+            self.used_at[game_id] = now
             gone = _keep(self.games, game_id, loaded, GAMES_IN_MEMORY)
+            # The least recently used come first: those idle too long go with them.
+            for oldest in self.games:
+                if now - self.used_at.get(oldest, now) < GAME_IDLE:
+                    break
+                gone.append(oldest)
+            for oldest in gone:
+                self.games.pop(oldest, None)
+                self.used_at.pop(oldest, None)
         for oldest in gone:
             # Its lock too (a thread that holds it still stores safely: a store checks
             # the game's event number in the database).
@@ -229,13 +250,14 @@ class GameCache:
         """Let the game go (it is read from the database if asked for again), and its lock
         with it if ``lock``."""
         self.games.pop(game_id, None)
+        self.used_at.pop(game_id, None)
         if lock:
             self.locks.pop(game_id, None)
 
     def forget_game(self, loaded: LoadedGame) -> None:
         """Let this game go, whatever id it is kept under."""
         for game_id in [k for k, v in self.games.items() if v is loaded]:
-            del self.games[game_id]
+            self.forget(game_id)
 
     def holder(self, hashed: str) -> tuple[str, int] | None:
         """The (game, seat) of a token's hash, if at hand."""
@@ -243,6 +265,12 @@ class GameCache:
         if found is not None:
             self._used(self.holders, hashed)
         return found
+
+    def _used_game(self, game_id: str) -> None:
+        with self._guard:
+            if game_id in self.games:
+                self.games.move_to_end(game_id)
+                self.used_at[game_id] = self.clock()
 
     def _used(self, kept: OrderedDict[str, Any], key: str) -> None:
         with self._guard:
