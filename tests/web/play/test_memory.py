@@ -104,6 +104,7 @@ def test_a_finished_game_read_again_is_not_kept_in_memory(client: TestClient) ->
         with client.websocket_connect(f"/api/games/{game['id']}/live") as feed:
             assert feed.receive_json()["status"] == "over"
         assert game["id"] not in service.cache.games
+        assert game["id"] not in service.cache.locks     # nor its lock
     assert playing["id"] in service.cache.games
 
 

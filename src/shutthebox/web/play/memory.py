@@ -198,7 +198,7 @@ class GameCache:
                         cached.extend(new)
                         cached.stored = None
                         if cached.over:     # (finished by the other process: let go)
-                            self.forget(game_id)
+                            self.forget(game_id, lock=True)
                         if cached.table.clock is not None:
                             cached.table.deadline = db.scalar(select(GAMES.c.deadline).where(
                                 GAMES.c.id == game_id))
@@ -227,7 +227,8 @@ class GameCache:
         their objects while every answer waits (the manual's deploying page gives the
         figures)."""
         if loaded.over:
-            self.forget(game_id)
+            # Its lock too: read again and again, the finished games would each leave one.
+            self.forget(game_id, lock=True)
             return
         now = self.clock()
         with self._guard:
