@@ -129,3 +129,22 @@ def test_a_game_left_untouched_is_let_go_and_read_again_when_its_player_comes_ba
     moved = client.post(path, json=body, headers=bearer(left["tokens"]["0"]))
     assert moved.status_code == 200, moved.text
     assert moved.json()["event_count"] > left["event_count"]
+
+
+def test_games_nobody_has_leave_nothing_in_memory(client: TestClient) -> None:
+    """A stranger asking about game ids that do not exist (each a lock made and used, had
+    it stayed, memory growing with every id sent) leaves no lock behind."""
+    import secrets
+
+    from starlette.websockets import WebSocketDisconnect
+
+    service = client.app.state.service        # type: ignore[attr-defined]
+    for _ in range(20):
+        game_id = secrets.token_hex(16)
+        assert client.get(f"/api/games/{game_id}").status_code == 404
+        assert client.get(f"/api/games/{game_id}/review").status_code == 404
+        with pytest.raises(WebSocketDisconnect) as closed, \
+                client.websocket_connect(f"/api/games/{game_id}/live") as feed:
+            feed.receive_json()
+        assert closed.value.code == 4404
+    assert not service.cache.locks and not service.cache.games

@@ -122,6 +122,7 @@ def test_players_pressing_at_once_make_one_game(client: TestClient) -> None:
     assert [a.status_code for a in answers] == [200] * 6, [a.text for a in answers]
     games = {a.json()["game_id"] for a in answers}
     assert len(games) == 1 and sum(a.json()["created"] for a in answers) == 1
+    assert first["id"] not in client.app.state.service.cache.locks   # type: ignore[attr-defined]
     engine = client.app.state.service.engine          # type: ignore[attr-defined]
     with engine.connect() as db:
         assert db.execute(select(SERIES.c.game_id).where(

@@ -210,7 +210,7 @@ class GameChanges:
                 return
             waiting = loaded.stored[1] if loaded.stored else waiting_for(loaded)
             if loaded.stored and loaded.stored[0] == "over":
-                self.memory.forget(game_id, lock=True)
+                self.memory.forget(game_id)
         batch = change.batch or Batch.of(game_view(game_id, loaded, change.before, []))
         self.news.publish(game_id, waiting, batch)
 

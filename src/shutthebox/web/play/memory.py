@@ -12,7 +12,8 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -152,11 +153,19 @@ def read_game(db: Connection, game_id: str) -> LoadedGame:
                                     if e["type"] in TABLE_EVENTS])
 
 
+class HeldLock:
+    """A game's lock and how many threads hold it or wait for it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.users = 0
+
+
 class GameCache:
     """Games in memory by id (at most :data:`GAMES_IN_MEMORY`, the least recently used go
-    first, and none untouched for :data:`GAME_IDLE`), a lock per game, and the (game, seat)
-    of seat tokens by their hash (at most :data:`HOLDERS_IN_MEMORY`, the least recently used
-    go first). ``clock`` gives the seconds the idle time is counted in."""
+    first, and none untouched for :data:`GAME_IDLE`), a lock per game in use, and the (game,
+    seat) of seat tokens by their hash (at most :data:`HOLDERS_IN_MEMORY`, the least
+    recently used go first). ``clock`` gives the seconds the idle time is counted in."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
@@ -164,13 +173,28 @@ class GameCache:
         self.used_at: dict[str, float] = {}
         """When each game in memory was last used (by :attr:`clock`)."""
         self.holders: OrderedDict[str, tuple[str, int]] = OrderedDict()
-        self.locks: dict[str, threading.RLock] = {}
+        self.locks: dict[str, HeldLock] = {}
+        """The locks of the games some thread holds or waits for (no more: a lock kept
+        for every id asked about would grow with every unknown id a stranger sends)."""
         self._guard = threading.Lock()
 
-    def lock(self, game_id: str) -> threading.RLock:
-        """The game's lock: one thread at a time changes or reads a game in memory."""
+    @contextmanager
+    def lock(self, game_id: str) -> Iterator[None]:
+        """Hold the game's lock: one thread at a time changes or reads a game in memory
+        (a thread may take it again inside)."""
         with self._guard:
-            return self.locks.setdefault(game_id, threading.RLock())
+            held = self.locks.get(game_id)
+            if held is None:
+                held = self.locks[game_id] = HeldLock()
+            held.users += 1
+        try:
+            with held.lock:
+                yield
+        finally:
+            with self._guard:
+                held.users -= 1
+                if not held.users:
+                    del self.locks[game_id]
 
     def load(self, db: Connection, game_id: str, for_update: bool = False) -> LoadedGame:
         """The game: from memory if it is up to date with the database (one small query),
@@ -198,7 +222,7 @@ class GameCache:
                         cached.extend(new)
                         cached.stored = None
                         if cached.over:     # (finished by the other process: let go)
-                            self.forget(game_id, lock=True)
+                            self.forget(game_id)
                         if cached.table.clock is not None:
                             cached.table.deadline = db.scalar(select(GAMES.c.deadline).where(
                                 GAMES.c.id == game_id))
@@ -227,8 +251,7 @@ class GameCache:
         their objects while every answer waits (the manual's deploying page gives the
         figures)."""
         if loaded.over:
-            # Its lock too: read again and again, the finished games would each leave one.
-            self.forget(game_id, lock=True)
+            self.forget(game_id)
             return
         now = self.clock()
         with self._guard:
@@ -242,18 +265,11 @@ class GameCache:
             for oldest in gone:
                 self.games.pop(oldest, None)
                 self.used_at.pop(oldest, None)
-        for oldest in gone:
-            # Its lock too (a thread that holds it still stores safely: a store checks
-            # the game's event number in the database).
-            self.locks.pop(oldest, None)
 
-    def forget(self, game_id: str, lock: bool = False) -> None:
-        """Let the game go (it is read from the database if asked for again), and its lock
-        with it if ``lock``."""
+    def forget(self, game_id: str) -> None:
+        """Let the game go (it is read from the database if asked for again)."""
         self.games.pop(game_id, None)
         self.used_at.pop(game_id, None)
-        if lock:
-            self.locks.pop(game_id, None)
 
     def forget_game(self, loaded: LoadedGame) -> None:
         """Let this game go, whatever id it is kept under."""
