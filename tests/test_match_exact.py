@@ -227,3 +227,20 @@ def test_the_table_on_disk_is_the_table_computed(tmp_path: object,
     again = solve_match(rules, "loser-at:20")
     assert again.first_win == first.first_win == pytest.approx(computed.first_win, abs=1e-15)
     assert (again.tables["first"] == computed.tables["first"]).all()
+
+
+def test_a_process_keeps_a_bounded_number_of_match_tables(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's solver worker is asked for the table of any format a client names: the
+    least recently used are let go (and solved again, the same, when asked for again)."""
+    from shutthebox.solver.matchplay import tables
+
+    monkeypatch.setattr(tables, "TABLES_IN_MEMORY", 2)
+    rules = Rules(tiles=4)
+    first = solve_match(rules, "rounds:2", disk=False)
+    for rounds in (3, 4, 5):
+        solve_match(rules, f"rounds:{rounds}", disk=False)
+    assert not tables.is_cached(rules, "rounds:2") and tables.is_cached(rules, "rounds:5")
+    assert len(tables._memory) == 2
+    again = solve_match(rules, "rounds:2", disk=False)
+    assert again is not first and again.first_win == first.first_win

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import threading
+from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -24,7 +25,12 @@ from shutthebox.solver.matchplay.solution import MatchSolution, compute
 TABLE_VERSION = 1
 """Bumped when the tables' meaning changes, so old files on disk are not read."""
 
-_memory: dict[tuple[Rules, str], MatchSolution] = {}
+TABLES_IN_MEMORY = 32
+"""Match tables a process keeps in memory, the least recently used going first (one let go
+is read from the data folder again, or solved again): a server's solver worker is asked for
+the tables of any format a client names, and would otherwise keep every one for its life."""
+
+_memory: OrderedDict[tuple[Rules, str], MatchSolution] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -114,6 +120,7 @@ def solve_match(rules: Rules, game_format: str | GameFormat = "single", players:
     with _lock:
         found = _memory.get(key)
         if found is not None:
+            _memory.move_to_end(key)
             return found
         path = cache_path(rules, fmt) if disk else None
         solution = _load(path, rules, fmt) if path is not None and path.exists() else None
@@ -123,4 +130,6 @@ def solve_match(rules: Rules, game_format: str | GameFormat = "single", players:
                 with contextlib.suppress(OSError):   # a read-only folder: memory only
                     _save(path, solution)
         _memory[key] = solution
+        while len(_memory) > TABLES_IN_MEMORY:
+            _memory.popitem(last=False)
         return solution
