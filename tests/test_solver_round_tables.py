@@ -98,3 +98,16 @@ def test_solve_round_keeps_its_tables_on_disk_unless_told_not_to(
     monkeypatch.setattr(rounds, "_rounds", {})
     solve_round(rules, 2).objective(0)
     assert table_path(rules.replace(instant_win=True), 2).exists()
+
+
+def test_a_process_keeps_a_bounded_number_of_rounds_solved(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server's solver worker is asked about any rule set a client names: the rounds
+    least recently used are let go (and solved again, the same, when asked for again)."""
+    monkeypatch.setattr(rounds, "ROUNDS_IN_MEMORY", 2)
+    first = solve_round(Rules(tiles=3), 2, disk=False)
+    for tiles in (4, 5, 6):
+        solve_round(Rules(tiles=tiles), 2, disk=False)
+    assert len(rounds._rounds) == 2
+    again = solve_round(Rules(tiles=3), 2, disk=False)
+    assert again is not first and again.win == first.win

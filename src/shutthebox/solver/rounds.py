@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -241,7 +242,12 @@ class RoundSolution:
         return tuple(shares)
 
 
-_rounds: dict[tuple[Rules, int], RoundSolution] = {}
+ROUNDS_IN_MEMORY = 32
+"""Single rounds (rule set and number of players) a process keeps solved in memory, the least
+recently used going first (one let go is read from the data folder again, or solved again):
+a server's solver worker is asked about any rule set a client names."""
+
+_rounds: OrderedDict[tuple[Rules, int], RoundSolution] = OrderedDict()
 _rounds_lock = threading.Lock()
 
 
@@ -263,4 +269,8 @@ def solve_round(rules: Rules, players: int, disk: bool = True) -> RoundSolution:
             scores, rank = _ranks(key[0])
             found = _rounds[key] = RoundSolution(key[0], players, scores, rank, instant,
                                                  disk=disk)
+            while len(_rounds) > ROUNDS_IN_MEMORY:
+                _rounds.popitem(last=False)
+        else:
+            _rounds.move_to_end(key)
         return found
