@@ -69,3 +69,29 @@ def test_solver_workers_run_below_the_server_priority(pool: SolverPool) -> None:
             assert asyncio.run(pool.run(os.sched_getscheduler, 0)) == os.SCHED_OTHER
     finally:
         background.close()
+
+
+def test_advice_in_formats_one_after_another_writes_no_table_to_disk(
+        database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The interactive worker keeps the cheap tables it works out in memory only: a client
+    naming format after format cannot fill the server's disk; the background worker still
+    keeps its dear tables there."""
+    home = tmp_path / "home"
+    monkeypatch.setenv("SHUTTHEBOX_HOME", str(home))
+    own_pool, background = SolverPool(), SolverPool(idle=True)
+    app = create_app(database_url, allowed_hosts=HOSTS, computer_delay=0,
+                     limits=RateLimits(0, 0), pool=own_pool)
+    try:
+        assert asyncio.run(own_pool.run(os.getenv, "SHUTTHEBOX_NO_WRITING")) == "1"
+        assert asyncio.run(background.run(os.getenv, "SHUTTHEBOX_NO_WRITING")) is None
+        with TestClient(app) as client:
+            for rounds in range(2, 7):
+                answer = client.post("/api/advice", json={
+                    "rules": {"tiles": 5}, "open": [1, 2, 3, 4, 5], "roll": [2, 3],
+                    "format": f"rounds:{rounds}", "totals": [0, 0]})
+                assert answer.status_code == 200, answer.text
+                assert answer.json()["measure"] == "chance to win"
+        assert not list(home.rglob("*.npz"))
+    finally:
+        own_pool.close()
+        background.close()

@@ -36,6 +36,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
 
 from shutthebox.language import current_language, speaking
+from shutthebox.paths import NO_WRITING
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -93,9 +94,10 @@ def _start_worker(parent: int, progress: Any, idle: bool) -> None:
     """In a worker: keep the progress number, leave the server the processor (the worker runs
     at nice 10, its compiled loops on one core fewer than the machine has; an ``idle`` one,
     for long background work, only when the processor is otherwise idle, Linux's
-    ``SCHED_IDLE``, so that interactive work in the other worker goes first), leave Ctrl+C to
-    the server (which ends its workers as it stops), and exit when the server process that
-    started it is gone (a server killed with -9 cannot stop its workers itself)."""
+    ``SCHED_IDLE``, so that interactive work in the other worker goes first; any other
+    writes no solver table into the data folder), leave Ctrl+C to the server (which ends its
+    workers as it stops), and exit when the server process that started it is gone (a
+    server killed with -9 cannot stop its workers itself)."""
     global _progress
     _progress = progress
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -104,6 +106,12 @@ def _start_worker(parent: int, progress: Any, idle: bool) -> None:
     if idle:
         with contextlib.suppress(OSError, AttributeError):
             os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    else:
+        # What the interactive worker works out where it is needed is cheap to make again
+        # (a match table under web.solving.tables.INLINE_SECONDS, a round's tables): it keeps
+        # it in memory only, so that clients naming one rule set or format after another
+        # cannot fill the disk. The background worker's dear tables are kept on disk.
+        os.environ[NO_WRITING] = "1"
     os.environ.setdefault("NUMBA_NUM_THREADS", str(max(1, (os.cpu_count() or 2) - 1)))
 
     def watch() -> None:
