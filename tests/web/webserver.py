@@ -33,11 +33,50 @@ HTTP. Each request keeps a connection of its own."""
 POSTGRES = os.environ.get("SHUTTHEBOX_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/test")
 
 
+def _ports_of_this_worker() -> Iterator[int]:
+    """Ports for this test worker alone, in a band below the kernel's ephemeral range.
+
+    The kernel hands out the ephemeral ports both to a bind to port 0 and to every outgoing
+    connection's own end, so a port found free there may be taken again (by another
+    worker's `free_port`, or by any connection) before the server meant for it binds it:
+    the server then fails to start while another answers in its place. Below that range,
+    each pytest-xdist worker counts through a band of its own."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    index = int(worker) if worker.isdigit() else 0
+    width = 1000
+    start = low - width * (index % 8 + 1)
+    if start < 1024:
+        while True:                 # (a machine with an odd range: the kernel's choice)
+            with socket.socket() as probe:
+                probe.bind(("127.0.0.1", 0))
+                yield int(probe.getsockname()[1])
+    offset = secrets.randbelow(width)      # (a run just before may have left some in use)
+    while True:
+        for step in range(width):
+            yield start + (offset + step) % width
+
+
+_PORTS = _ports_of_this_worker()
+_PORTS_LOCK = threading.Lock()
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+    """A port on 127.0.0.1 that no one listens on, which no other test worker and no
+    outgoing connection will take (see :func:`_ports_of_this_worker`)."""
+    with _PORTS_LOCK:
+        for _ in range(2000):
+            port = next(_PORTS)
+            with socket.socket() as probe:
+                try:
+                    probe.bind(("127.0.0.1", port))
+                except OSError:
+                    continue            # (someone listens there, or a connection lingers)
+                return port
+    raise RuntimeError("no free port in this test worker's band")
 
 
 def postgres_problem() -> str | None:
