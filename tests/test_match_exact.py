@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import cache
 
 import pytest
+from cachetools import LRUCache
 
 from shutthebox.dice import roll_outcomes
 from shutthebox.formats import BattleReading, FormatKind, GameFormat
@@ -235,10 +236,14 @@ def test_a_process_keeps_a_bounded_number_of_match_tables(
     least recently used are let go (and solved again, the same, when asked for again)."""
     from shutthebox.solver.matchplay import tables
 
-    monkeypatch.setattr(tables, "TABLES_IN_MEMORY", 2)
+    monkeypatch.setattr(tables, "_memory", LRUCache(2))
     rules = Rules(tiles=4)
     first = solve_match(rules, "rounds:2", disk=False)
-    for rounds in (3, 4, 5):
+    solve_match(rules, "rounds:3", disk=False)
+    assert solve_match(rules, "rounds:2", disk=False) is first      # used again: kept
+    solve_match(rules, "rounds:4", disk=False)
+    assert tables.is_cached(rules, "rounds:2") and not tables.is_cached(rules, "rounds:3")
+    for rounds in (4, 5):
         solve_match(rules, f"rounds:{rounds}", disk=False)
     assert not tables.is_cached(rules, "rounds:2") and tables.is_cached(rules, "rounds:5")
     assert len(tables._memory) == 2

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cachetools import LRUCache
 
 from shutthebox.rules import Rules, Scoring
 from shutthebox.solver import rounds
@@ -104,10 +105,15 @@ def test_a_process_keeps_a_bounded_number_of_rounds_solved(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A server's solver worker is asked about any rule set a client names: the rounds
     least recently used are let go (and solved again, the same, when asked for again)."""
-    monkeypatch.setattr(rounds, "ROUNDS_IN_MEMORY", 2)
+    monkeypatch.setattr(rounds, "_rounds", LRUCache(2))
     first = solve_round(Rules(tiles=3), 2, disk=False)
-    for tiles in (4, 5, 6):
+    four = solve_round(Rules(tiles=4), 2, disk=False)
+    assert solve_round(Rules(tiles=3), 2, disk=False) is first      # used again: kept
+    solve_round(Rules(tiles=5), 2, disk=False)                      # four goes
+    assert solve_round(Rules(tiles=3), 2, disk=False) is first
+    for tiles in (5, 6):
         solve_round(Rules(tiles=tiles), 2, disk=False)
     assert len(rounds._rounds) == 2
     again = solve_round(Rules(tiles=3), 2, disk=False)
     assert again is not first and again.win == first.win
+    assert solve_round(Rules(tiles=4), 2, disk=False) is not four

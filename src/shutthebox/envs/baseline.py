@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
+from cachetools import FIFOCache
 
 from shutthebox.envs.single import IllegalActionError
 from shutthebox.formats import BattleReading
@@ -52,7 +53,7 @@ class MatchBaseline:
         self.config = config
         self.available = wanted and len(config.players) == 2
         self._solution: MatchSolution | None = None
-        self._turns: dict[Any, Solution] = {}
+        self._turns: FIFOCache[Any, Solution] = FIFOCache(TURN_SOLUTIONS_KEPT)
 
     def __getstate__(self) -> dict[str, Any]:
         """The configuration alone: a copy or an unpickled baseline solves (or reads the
@@ -62,7 +63,8 @@ class MatchBaseline:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.config, self.available = state["config"], state["available"]
-        self._solution, self._turns = None, {}
+        self._solution = None
+        self._turns = FIFOCache(TURN_SOLUTIONS_KEPT)
 
     @property
     def solution(self) -> MatchSolution:
@@ -154,8 +156,6 @@ class MatchBaseline:
                 after = tables.battle_after(role)
                 objective = custom(f"battle-{role}:{self.config.format}:{tables.rules!r}",
                                    lambda rules, tiles: float(after[tiles]))
-            if len(self._turns) >= TURN_SOLUTIONS_KEPT:
-                del self._turns[next(iter(self._turns))]
             solution = self._turns[key] = solve(tables.rules, objective)
         return solution
 

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from cachetools import FIFOCache
 
 from shutthebox.envs.multi import seat_features
 from shutthebox.envs.policies import (
@@ -294,13 +295,12 @@ def evaluate_match(policy: Any, env: Any, name: str, batch: int,
         show = match_view(seat_features(rules, config.format, scores, totals))
         return policy_chances(act, nodes, env.actions, batch, None if reads_turns else show)
 
-    cached: dict[tuple[int, int, int], tuple[FloatArray, FloatArray]] = {}
+    # (a round's fixed point asks the same context twice)
+    cached: FIFOCache[tuple[int, int, int], tuple[FloatArray, FloatArray]] = FIFOCache(4)
 
     def turn_value(context: tuple[int, int, int], ends: FloatArray) -> float:
         key = (0, 0, -1) if reads_turns else context
         if key not in cached:
-            if len(cached) >= 4:         # a round's fixed point asks the same context twice
-                cached.pop(next(iter(cached)))
             cached[key] = chances_at(context)
         dice_chance, move_chance = cached[key]
         finals = ends[by_mask]

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
 import numpy.typing as npt
+from cachetools import LRUCache
 
 from shutthebox.errors import FormatError
 from shutthebox.rules import Rules
@@ -247,7 +247,7 @@ ROUNDS_IN_MEMORY = 32
 recently used going first (one let go is read from the data folder again, or solved again):
 a server's solver worker is asked about any rule set a client names."""
 
-_rounds: OrderedDict[tuple[Rules, int], RoundSolution] = OrderedDict()
+_rounds: LRUCache[tuple[Rules, int], RoundSolution] = LRUCache(ROUNDS_IN_MEMORY)
 _rounds_lock = threading.Lock()
 
 
@@ -269,8 +269,4 @@ def solve_round(rules: Rules, players: int, disk: bool = True) -> RoundSolution:
             scores, rank = _ranks(key[0])
             found = _rounds[key] = RoundSolution(key[0], players, scores, rank, instant,
                                                  disk=disk)
-            while len(_rounds) > ROUNDS_IN_MEMORY:
-                _rounds.popitem(last=False)
-        else:
-            _rounds.move_to_end(key)
         return found

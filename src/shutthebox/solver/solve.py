@@ -23,7 +23,6 @@ Fraction(956177159, 9795520512)
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,6 +31,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from cachetools import LRUCache
 
 from shutthebox.dice import Roll, roll_outcomes
 from shutthebox.errors import IllegalMoveError, TilesError
@@ -482,25 +482,20 @@ CACHE_SIZE = 256 << 12
 12 tiles (about 0.3 MB each) or 2,048 of 9 tiles, enough for every situation of a
 four-player round."""
 
-_cache: OrderedDict[tuple[Rules, Hashable, bool], Solution] = OrderedDict()
+_cache: LRUCache[tuple[Rules, Hashable, bool], Solution] = LRUCache(
+    CACHE_SIZE, getsizeof=lambda solution: 1 << solution.rules.tiles)
 _cache_lock = threading.RLock()
 
 
 def _remember(key: tuple[Rules, Hashable, bool], solution: Solution) -> Solution:
     with _cache_lock:
         _cache[key] = solution
-        _cache.move_to_end(key)
-        while sum(1 << rules.tiles for rules, _, _ in _cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
     return solution
 
 
 def _recall(key: tuple[Rules, Hashable, bool]) -> Solution | None:
     with _cache_lock:
-        found = _cache.get(key)
-        if found is not None:
-            _cache.move_to_end(key)
-        return found
+        return _cache.get(key)
 
 
 def solve(rules: Rules, objective: ObjectiveLike = "score") -> Solution:

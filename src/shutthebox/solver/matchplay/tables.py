@@ -11,10 +11,10 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import threading
-from collections import OrderedDict
 from typing import Any
 
 import numpy as np
+from cachetools import LRUCache
 
 from shutthebox.errors import FormatError
 from shutthebox.formats import GameFormat
@@ -30,7 +30,7 @@ TABLES_IN_MEMORY = 32
 is read from the data folder again, or solved again): a server's solver worker is asked for
 the tables of any format a client names, and would otherwise keep every one for its life."""
 
-_memory: OrderedDict[tuple[Rules, str], MatchSolution] = OrderedDict()
+_memory: LRUCache[tuple[Rules, str], MatchSolution] = LRUCache(TABLES_IN_MEMORY)
 _lock = threading.Lock()
 
 
@@ -120,7 +120,6 @@ def solve_match(rules: Rules, game_format: str | GameFormat = "single", players:
     with _lock:
         found = _memory.get(key)
         if found is not None:
-            _memory.move_to_end(key)
             return found
         path = cache_path(rules, fmt) if disk else None
         solution = _load(path, rules, fmt) if path is not None and path.exists() else None
@@ -130,6 +129,4 @@ def solve_match(rules: Rules, game_format: str | GameFormat = "single", players:
                 with contextlib.suppress(OSError):   # a read-only folder: memory only
                     _save(path, solution)
         _memory[key] = solution
-        while len(_memory) > TABLES_IN_MEMORY:
-            _memory.popitem(last=False)
         return solution

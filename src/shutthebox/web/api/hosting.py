@@ -6,10 +6,11 @@ metrics and the admin view (:class:`Hosting`), the last errors of this process
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict, deque
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from cachetools import FIFOCache
 from starlette.requests import HTTPConnection
 
 from shutthebox.web.logs import game_event
@@ -88,14 +89,12 @@ class FinishedGames:
 
     def __init__(self, keep: int = 4096) -> None:
         self.keep = keep
-        self._told: OrderedDict[str, None] = OrderedDict()
+        self._told: FIFOCache[str, None] = FIFOCache(keep)
 
     def tell(self, game_id: str) -> None:
         if game_id in self._told:
             return
         self._told[game_id] = None
-        if len(self._told) > self.keep:
-            self._told.popitem(last=False)
         game_event("game finished", game=game_id)
 
 

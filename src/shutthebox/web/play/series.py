@@ -22,6 +22,7 @@ import hmac
 from datetime import timedelta
 from typing import Any
 
+from cachetools import FIFOCache
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -82,7 +83,8 @@ class Series:
 
     def __init__(self, service: GameService) -> None:
         self.service = service
-        self._outcomes: dict[str, tuple[set[int], dict[int, int]]] = {}
+        self._outcomes: FIFOCache[str, tuple[set[int], dict[int, int]]] = FIFOCache(
+            OUTCOMES_KEPT)
 
     def play_again(self, game_id: str, tokens: list[str]) -> dict[str, Any]:
         """The finished game's rematch (made now if it has none), with the seats of the
@@ -281,6 +283,4 @@ class Series:
             if match is None or not match.is_over:
                 return None
             found = self._outcomes[game_id] = (set(match.winners), dict(match.payouts))
-            while len(self._outcomes) > OUTCOMES_KEPT:
-                del self._outcomes[next(iter(self._outcomes))]
         return found

@@ -14,9 +14,10 @@ not kept, so that the next request asks again; nor is an answer about a game not
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from cachetools import LRUCache
 
 from shutthebox.language import current_language
 
@@ -42,7 +43,7 @@ class SharedAnswers:
 
     def __init__(self, kept: int = KEPT) -> None:
         self.kept = kept
-        self._answers: OrderedDict[Key, Answer] = OrderedDict()
+        self._answers: LRUCache[Key, Answer] = LRUCache(kept)
         self._under_way: dict[Key, asyncio.Task[Answer]] = {}
 
     def __len__(self) -> int:
@@ -59,7 +60,6 @@ class SharedAnswers:
         key = (game_id, events, current_language())
         kept = self._answers.get(key)
         if kept is not None:
-            self._answers.move_to_end(key)
             return kept
         task = self._under_way.get(key)
         if task is None:
@@ -76,8 +76,6 @@ class SharedAnswers:
             self._under_way.pop(key, None)
         if not approximate(answer):
             self._answers[key] = answer
-            while len(self._answers) > self.kept:
-                self._answers.popitem(last=False)
         return answer
 
 

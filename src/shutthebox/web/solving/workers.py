@@ -15,9 +15,10 @@ their callers found them.)
 from __future__ import annotations
 
 import random
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
+
+from cachetools import LRUCache
 
 from shutthebox.language import N_, _
 from shutthebox.match import Match, PendingKind, replay
@@ -37,10 +38,11 @@ __all__ = ["INLINE_SECONDS", "NOTHING_TO_HINT", "SolverPool", "WorkDroppedError"
            "approximate_note", "coach", "computer_action", "hint", "optimal_distribution",
            "prepare_match", "review", "table_missing", "table_ready", "warm_up"]
 
-_MATCHES: OrderedDict[str, Match] = OrderedDict()
-_PLAYERS: OrderedDict[tuple[str, int], Strategy] = OrderedDict()
 _KEEP = 256
-"""How many matches and computer players a worker keeps."""
+"""How many matches and computer players a worker keeps, the least recently used going
+first."""
+_MATCHES: LRUCache[str, Match] = LRUCache(_KEEP)
+_PLAYERS: LRUCache[tuple[str, int], Strategy] = LRUCache(_KEEP)
 
 NOTHING_TO_HINT = N_("Roll the dice first: hints rank the moves after a roll.")
 
@@ -51,8 +53,6 @@ def _match(game_id: str, log: Mapping[str, Any]) -> Match:
     kept = _MATCHES.pop(game_id, None)
     match = kept if kept is not None and kept.events == events else replay(log)
     _MATCHES[game_id] = match
-    while len(_MATCHES) > _KEEP:
-        _MATCHES.popitem(last=False)
     return match
 
 
@@ -68,8 +68,6 @@ def computer_action(game_id: str, log: Mapping[str, Any], seat: int, strategy: s
     key = (game_id, seat)
     player = _PLAYERS.pop(key, None) or make_strategy(strategy, match.rules, random.Random())
     _PLAYERS[key] = player
-    while len(_PLAYERS) > _KEEP:
-        _PLAYERS.popitem(last=False)
     return player.choose(pending.turn, match.situation())
 
 
