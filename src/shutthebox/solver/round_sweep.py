@@ -164,13 +164,19 @@ def sweep(rules: Rules, rank: IntArray, below: FloatArray,
             for k in range(1, len(after)):
                 np.maximum(best[:len(after[k])], after[k], out=best[:len(after[k])])
             several = len(after[1]) if len(after) > 1 else 0
-            chosen = np.empty((several, width, lanes), dtype=np.int64)
-            floor = best[:several] - EPSILON * np.maximum(1.0, np.abs(best[:several]))
+            # (each chosen successor held as the flat index of its row's first pair, so
+            # that one addition of each (column, lane) offset makes the gather's indices)
+            flat = np.empty((several, width, lanes), dtype=np.int64)
+            floor = np.abs(best[:several])
+            np.maximum(floor, 1.0, out=floor)
+            floor *= EPSILON
+            np.subtract(best[:several], floor, out=floor)
+            row = columns * lanes
             for k in range(len(after) - 1, -1, -1):   # the earliest move written last
                 n = min(len(after[k]), several)
-                chosen[:n] = np.where(after[k][:n] >= floor[:n], step.moves[k][:n, None, None],
-                                      chosen[:n])
-            flat = (chosen * columns + np.arange(width)[None, :, None]) * lanes + lane
+                np.copyto(flat[:n], (step.moves[k][:n] * row)[:, None, None],
+                          where=after[k][:n] >= floor[:n])
+            flat += np.arange(width)[:, None] * lanes + lane[0]
             p = step.moving_probability[:, None, None]
             by_value[step.moving] = p * best
             by_chance[step.moving[:several]] = \
