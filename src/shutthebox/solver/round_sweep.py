@@ -148,7 +148,7 @@ def sweep(rules: Rules, rank: IntArray, below: FloatArray,
     chances = np.zeros((size, columns, lanes, 2))   # the tie, then a worse end
     # Each (tie, worse) pair read as one 16-byte item: one gather fetches both.
     pairs = chances.reshape(-1).view(np.complex128)
-    lane = np.arange(lanes)[None, None, :]
+    lane = np.arange(lanes)
     final, ending = _endings(rank[:1], columns, below, at)
     values[0], chances[0] = final[0], ending[0]
     for step in steps:
@@ -176,7 +176,7 @@ def sweep(rules: Rules, rank: IntArray, below: FloatArray,
                 n = min(len(after[k]), several)
                 np.copyto(flat[:n], (step.moves[k][:n] * row)[:, None, None],
                           where=after[k][:n] >= floor[:n])
-            flat += np.arange(width)[:, None] * lanes + lane[0]
+            flat += np.arange(width)[:, None] * lanes + lane
             p = step.moving_probability[:, None, None]
             by_value[step.moving] = p * best
             by_chance[step.moving[:several]] = \

@@ -88,7 +88,6 @@ class FinishedGames:
     over too)."""
 
     def __init__(self, keep: int = 4096) -> None:
-        self.keep = keep
         self._told: FIFOCache[str, None] = FIFOCache(keep)
 
     def tell(self, game_id: str) -> None:

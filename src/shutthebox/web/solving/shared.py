@@ -42,7 +42,6 @@ class SharedAnswers:
     """The answers about finished games kept, and those under way."""
 
     def __init__(self, kept: int = KEPT) -> None:
-        self.kept = kept
         self._answers: LRUCache[Key, Answer] = LRUCache(kept)
         self._under_way: dict[Key, asyncio.Task[Answer]] = {}
 
