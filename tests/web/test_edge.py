@@ -67,13 +67,33 @@ def test_late_bodies_are_refused_408_at_times_spread_apart() -> None:
         await guard(post_scope(), receive, send)
         return answers[0]["status"], time.monotonic() - started
 
-    async def many() -> list[tuple[int, float]]:
-        return await asyncio.gather(*(one() for _ in range(200)))
+    async def many() -> tuple[list[tuple[int, float]], float]:
+        # A loaded machine can stop this process for seconds (another test's thread holding
+        # the interpreter, the kernel's scheduler); every timer then fires in one pass after
+        # it and no guard could spread them. The heartbeat tells such a run apart.
+        stall = 0.0
 
-    results = asyncio.run(many())
+        async def heartbeat() -> None:
+            nonlocal stall
+            while True:
+                before = time.monotonic()
+                await asyncio.sleep(0.01)
+                stall = max(stall, time.monotonic() - before - 0.01)
+
+        beating = asyncio.ensure_future(heartbeat())
+        results = await asyncio.gather(*(one() for _ in range(200)))
+        beating.cancel()
+        return results, stall
+
+    runs = []
+    for _ in range(5):
+        runs.append(asyncio.run(many()))
+        if runs[-1][1] < 0.05:
+            break
+    results, stall = min(runs, key=lambda run: run[1])
     assert {status for status, _ in results} == {408}
     times = sorted(took for _, took in results)
-    assert times[0] >= 0.2 and times[-1] < 0.5
+    assert times[0] >= 0.2 and times[-1] < 0.5 + stall, (times[0], times[-1], stall)
     assert times[-1] - times[0] > 0.05          # spread, not all at one moment
 
 
