@@ -10,16 +10,18 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from shutthebox.rules import Rules
 from shutthebox.web.live.feeds import moved_on
 from shutthebox.web.play.service import GameService, SeatSpec
-from shutthebox.web.storage import SqliteWriter, make_engine
+from shutthebox.web.storage import SqliteWriter, make_engine, queries
+from shutthebox.web.storage.queries import Move, NewGame, store_new_game
 
 
 @dataclass
@@ -84,6 +86,56 @@ def test_a_move_waits_for_another_writer_then_is_stored(stored: Stored) -> None:
         count = check.execute("SELECT count(*) FROM events WHERE game_id = ?",
                               (game["id"],)).fetchone()[0]
     assert count > game["event_count"]
+
+
+def stored_rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of the tables a move writes, as SQLite holds them (dates as text)."""
+    with sqlite3.connect(path) as check:
+        return {table: check.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+                for table in ("games", "events", "answers", "results")}
+
+
+def test_the_writers_compiled_moves_store_what_sqlalchemys_store(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer runs a move's statements compiled once on the driver's connection: the
+    rows it stores (dates, a deadline, a finished game's results, an answer) are those
+    SQLAlchemy's execution of the same statements stores, a game that moved on is
+    refused by both, and an answer's key stored twice is SQLAlchemy's IntegrityError."""
+    deadline = datetime(2026, 11, 29, 3, 4, 5, 678901)
+    moves = [
+        Move("g1", 1, [{"kind": "roll", "dice": [3, 5]}], {"status": "playing"}),
+        Move("g1", 2, [{"kind": "shut", "tiles": [8]}, {"kind": "roll", "dice": [1, 1]}],
+             {"waiting_for": "server", "deadline": deadline}, (0, "k1", '{"a": 1}')),
+        Move("g1", 4, [{"kind": "over"}], {"status": "over"}, None,
+             [{"seat": 0, "player": "Ann", "rules": {"tiles": 9}, "format": "solo",
+               "won": 1.0, "scores": [3], "shut_boxes": 0}]),
+    ]
+    found = {}
+    for how in ("writer", "sqlalchemy"):
+        stamps = iter(datetime(2026, 11, 29, 3, 0, second) for second in range(60))
+        monkeypatch.setattr(queries, "now", stamps.__next__)
+        engine = make_engine(f"sqlite:///{tmp_path / how}.sqlite")
+        writer = SqliteWriter(engine)
+        with writer.transaction() as db:
+            store_new_game(db, NewGame("g1", {"tiles": 9}, [None], "waiting", "human",
+                                       [{"seat": 0, "kind": "human", "name": "Ann",
+                                         "computer": None, "token_hash": "h", "invite": None,
+                                         "joined": True, "player_id": None}],
+                                       [{"kind": "start"}]))
+        store = writer.store_move if how == "writer" else queries.store_move
+        for move in moves:
+            with writer.transaction() as db:
+                assert store(db, move)
+        with writer.transaction() as db:     # the game has moved on: nothing stored
+            assert not store(db, moves[0])
+        with pytest.raises(IntegrityError), writer.transaction() as db:
+            store(db, Move("g1", 5, [{"kind": "x"}], {}, (0, "k1", "{}")))
+        writer.close()
+        engine.dispose()
+        found[how] = stored_rows(tmp_path / f"{how}.sqlite")
+    assert found["writer"] == found["sqlalchemy"]
+    assert len(found["writer"]["events"]) == 5 and len(found["writer"]["answers"]) == 1
+    assert "2026-11-29 03:04:05.678901" in found["writer"]["games"][0]
 
 
 def test_a_writer_that_cannot_get_the_lock_gives_up_with_a_database_error(

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Select, Update, bindparam, insert, select, update
+from sqlalchemy import Insert, Select, Update, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 
 from shutthebox.web.codec import dumps, loads
@@ -143,6 +143,39 @@ def append_events(connection: Connection, game_id: str, start: int,
     return store_move(connection, Move(game_id, start, events, fields))
 
 
+@dataclass
+class MoveWrites:
+    """A move's statements with their parameters, in order (:func:`move_writes`): the
+    game's row moved on (one row, unless the game no longer has the move's ``start``
+    events), then its events and the answer to its Idempotency-Key (each a statement and
+    its rows), then a finished game's ``results`` (:func:`record_results`)."""
+
+    moving: tuple[Update, dict[str, Any]]
+    rows: list[tuple[Insert, list[dict[str, Any]]]]
+    results: list[dict[str, Any]]
+
+
+def move_writes(move: Move) -> MoveWrites:
+    """What storing the move writes (see :class:`MoveWrites`): one description of a move's
+    rows, which :func:`store_move` runs through SQLAlchemy and the SQLite writer runs as
+    the same statements compiled once."""
+    game_id, start, events = move.game_id, move.start, move.events
+    stamp = now()
+    rows: list[tuple[Insert, list[dict[str, Any]]]] = []
+    if events:
+        rows.append((_APPENDING, [
+            {"game_id": game_id, "position": start + offset, "data": dumps(item)}
+            for offset, item in enumerate(events)]))
+    if move.answer is not None:
+        seat, key, body = move.answer
+        rows.append((_ANSWERING, [{"game_id": game_id, "seat": seat, "key": key,
+                                   "status": 200, "body": body, "created": stamp}]))
+    return MoveWrites((_moving(frozenset(move.fields)), {
+        "game_id": game_id, "start": start, "count": start + len(events), "stamp": stamp,
+        **{f"new_{name}": value for name, value in move.fields.items()}}), rows,
+        move.results)
+
+
 def store_move(connection: Connection, move: Move) -> bool:
     """Store the move (see :class:`Move`) in the connection's transaction; False (and
     nothing written) if the game no longer has ``move.start`` events.
@@ -150,23 +183,13 @@ def store_move(connection: Connection, move: Move) -> bool:
     :raises sqlalchemy.exc.IntegrityError: the answer's key was stored first by another
         request (nothing written).
     """
-    game_id, start, events = move.game_id, move.start, move.events
-    stamp = now()
-    moved = connection.execute(_moving(frozenset(move.fields)), {
-        "game_id": game_id, "start": start, "count": start + len(events), "stamp": stamp,
-        **{f"new_{name}": value for name, value in move.fields.items()}})
-    if moved.rowcount != 1:
+    writes = move_writes(move)
+    if connection.execute(*writes.moving).rowcount != 1:
         return False
-    if events:
-        connection.execute(_APPENDING, [
-            {"game_id": game_id, "position": start + offset, "data": dumps(item)}
-            for offset, item in enumerate(events)])
-    if move.answer is not None:
-        seat, key, body = move.answer
-        connection.execute(_ANSWERING, {"game_id": game_id, "seat": seat, "key": key,
-                                        "status": 200, "body": body, "created": stamp})
-    if move.results:
-        record_results(connection, game_id, move.results)
+    for statement, rows in writes.rows:
+        connection.execute(statement, rows)
+    if writes.results:
+        record_results(connection, move.game_id, writes.results)
     return True
 
 

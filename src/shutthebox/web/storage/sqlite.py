@@ -8,12 +8,22 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Dialect, Engine
+from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from shutthebox.web.storage.engine import driver_error
-from shutthebox.web.storage.queries import Move, NewGame, store_move, store_new_game
+from shutthebox.web.storage.queries import (
+    Move,
+    NewGame,
+    move_writes,
+    record_results,
+    store_move,
+    store_new_game,
+)
 
 T = TypeVar("T")
 
@@ -92,6 +102,30 @@ class Checkpointer:
                 log.debug("last checkpoint failed", exc_info=True)
 
 
+@dataclass(frozen=True)
+class Compiled:
+    """A statement compiled for the driver: its SQL, and for each of its parameters in
+    order, the name it is given by and how its value is made ready (the bind processor of
+    its type: a date as SQLite stores it), as SQLAlchemy would."""
+
+    sql: str
+    names: tuple[str, ...]
+    ready: tuple[Callable[[Any], Any] | None, ...]
+
+    @classmethod
+    def of(cls, statement: ClauseElement, dialect: Dialect) -> Compiled:
+        compiled = statement.compile(dialect=dialect)
+        assert isinstance(compiled, SQLCompiler)    # (an INSERT or an UPDATE)
+        names = tuple(compiled.positiontup or ())
+        return cls(str(compiled), names, tuple(
+            compiled.binds[name].type.dialect_impl(dialect).bind_processor(dialect)
+            for name in names))
+
+    def values(self, row: dict[str, Any]) -> list[Any]:
+        return [row[name] if ready is None else ready(row[name])
+                for name, ready in zip(self.names, self.ready, strict=True)]
+
+
 class SqliteWriter:
     """This process's one connection that writes to a SQLite file, its transactions taken
     in turn.
@@ -113,6 +147,7 @@ class SqliteWriter:
         self.wait = wait
         self._errors: type[Exception] = engine.dialect.dbapi.Error  # type: ignore[union-attr]
         self._turn = threading.Lock()
+        self._compiled: dict[ClauseElement, Compiled] = {}
         self.checkpoints = Checkpointer(engine, turn=self._turn,
                                         restart_frames=restart_frames)
         self._open()
@@ -174,7 +209,39 @@ class SqliteWriter:
         """Nothing to do: :meth:`writing` is a transaction from its start."""
 
     def store_move(self, connection: Connection, move: Move) -> bool:
-        return store_move(connection, move)
+        """Store the move in the writer's transaction: its statements (the same as
+        :func:`~shutthebox.web.storage.queries.store_move`'s) compiled once and run on
+        the driver's connection, where going through SQLAlchemy's execution of each
+        statement cost a move about a tenth of its processor time; else through
+        SQLAlchemy.
+
+        :raises sqlalchemy.exc.IntegrityError: the answer's key was stored first by
+            another request (nothing written).
+        """
+        if connection is not self.connection:
+            return store_move(connection, move)
+        writes = move_writes(move)
+        if self._run(*writes.moving).rowcount != 1:
+            return False
+        for statement, rows in writes.rows:
+            self._run(statement, *rows)
+        if writes.results:
+            record_results(connection, move.game_id, writes.results)
+        return True
+
+    def _run(self, statement: ClauseElement, *rows: dict[str, Any]) -> Any:
+        """Run the statement once for each row of parameters on the driver's connection
+        (a cursor), its errors raised as SQLAlchemy's would be."""
+        found = self._compiled.get(statement)
+        if found is None:
+            found = self._compiled[statement] = Compiled.of(statement, self.engine.dialect)
+        values = [found.values(row) for row in rows]
+        try:
+            if len(values) == 1:
+                return self._raw.execute(found.sql, values[0])
+            return self._raw.executemany(found.sql, values)
+        except self._errors as error:
+            raise driver_error(self.connection, found.sql, values, error) from None
 
     def store_new_game(self, connection: Connection, game: NewGame) -> None:
         store_new_game(connection, game)
