@@ -8,13 +8,15 @@ and two requests racing on one game cannot both append.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import cache
+from functools import cache, partial
 from typing import Any
 
-from sqlalchemy import Insert, Select, Update, bindparam, insert, select, update
+from sqlalchemy import Select, Update, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.expression import UpdateBase
 
 from shutthebox.web.codec import dumps, loads
 from shutthebox.web.storage.schema import ANSWERS, EVENTS, GAMES, RESULTS, SEATS
@@ -143,54 +145,45 @@ def append_events(connection: Connection, game_id: str, start: int,
     return store_move(connection, Move(game_id, start, events, fields))
 
 
-@dataclass
-class MoveWrites:
-    """A move's statements with their parameters, in order (:func:`move_writes`): the
-    game's row moved on (one row, unless the game no longer has the move's ``start``
-    events), then its events and the answer to its Idempotency-Key (each a statement and
-    its rows), then a finished game's ``results`` (:func:`record_results`)."""
-
-    moving: tuple[Update, dict[str, Any]]
-    rows: list[tuple[Insert, list[dict[str, Any]]]]
-    results: list[dict[str, Any]]
+Run = Callable[[UpdateBase, list[dict[str, Any]]], int]
+"""Runs a statement once for each row of parameters in the connection's transaction and
+answers how many rows the (last) run changed: how :func:`store_move` writes a move's
+rows, through SQLAlchemy unless a store gives its own (SQLite's writer: the same
+statements compiled once)."""
 
 
-def move_writes(move: Move) -> MoveWrites:
-    """What storing the move writes (see :class:`MoveWrites`): one description of a move's
-    rows, which :func:`store_move` runs through SQLAlchemy and the SQLite writer runs as
-    the same statements compiled once."""
-    game_id, start, events = move.game_id, move.start, move.events
-    stamp = now()
-    rows: list[tuple[Insert, list[dict[str, Any]]]] = []
-    if events:
-        rows.append((_APPENDING, [
-            {"game_id": game_id, "position": start + offset, "data": dumps(item)}
-            for offset, item in enumerate(events)]))
-    if move.answer is not None:
-        seat, key, body = move.answer
-        rows.append((_ANSWERING, [{"game_id": game_id, "seat": seat, "key": key,
-                                   "status": 200, "body": body, "created": stamp}]))
-    return MoveWrites((_moving(frozenset(move.fields)), {
-        "game_id": game_id, "start": start, "count": start + len(events), "stamp": stamp,
-        **{f"new_{name}": value for name, value in move.fields.items()}}), rows,
-        move.results)
-
-
-def store_move(connection: Connection, move: Move) -> bool:
-    """Store the move (see :class:`Move`) in the connection's transaction; False (and
+def store_move(connection: Connection, move: Move, run: Run | None = None) -> bool:
+    """Store the move (see :class:`Move`) in the connection's transaction, its rows
+    written by ``run`` (by default through SQLAlchemy on ``connection``); False (and
     nothing written) if the game no longer has ``move.start`` events.
 
     :raises sqlalchemy.exc.IntegrityError: the answer's key was stored first by another
         request (nothing written).
     """
-    writes = move_writes(move)
-    if connection.execute(*writes.moving).rowcount != 1:
+    if run is None:
+        run = partial(_executed, connection)
+    game_id, start, events = move.game_id, move.start, move.events
+    stamp = now()
+    moved = {"game_id": game_id, "start": start, "count": start + len(events),
+             "stamp": stamp, **{f"new_{name}": value for name, value in move.fields.items()}}
+    if run(_moving(frozenset(move.fields)), [moved]) != 1:
         return False
-    for statement, rows in writes.rows:
-        connection.execute(statement, rows)
-    if writes.results:
-        record_results(connection, move.game_id, writes.results)
+    if events:
+        run(_APPENDING, [{"game_id": game_id, "position": start + offset, "data": dumps(item)}
+                         for offset, item in enumerate(events)])
+    if move.answer is not None:
+        seat, key, body = move.answer
+        run(_ANSWERING, [{"game_id": game_id, "seat": seat, "key": key, "status": 200,
+                          "body": body, "created": stamp}])
+    if move.results:
+        record_results(connection, game_id, move.results)
     return True
+
+
+def _executed(connection: Connection, statement: UpdateBase,
+              rows: list[dict[str, Any]]) -> int:
+    """:data:`Run` through SQLAlchemy."""
+    return connection.execute(statement, rows[0] if len(rows) == 1 else rows).rowcount
 
 
 def stored_answer(connection: Connection, game_id: str, seat: int, key: str) -> str | None:

@@ -12,18 +12,11 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection, Dialect, Engine
-from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.expression import UpdateBase
 
 from shutthebox.web.storage.engine import driver_error
-from shutthebox.web.storage.queries import (
-    Move,
-    NewGame,
-    move_writes,
-    record_results,
-    store_move,
-    store_new_game,
-)
+from shutthebox.web.storage.queries import Move, NewGame, store_move, store_new_game
 
 T = TypeVar("T")
 
@@ -113,7 +106,7 @@ class Compiled:
     ready: tuple[Callable[[Any], Any] | None, ...]
 
     @classmethod
-    def of(cls, statement: ClauseElement, dialect: Dialect) -> Compiled:
+    def of(cls, statement: UpdateBase, dialect: Dialect) -> Compiled:
         compiled = statement.compile(dialect=dialect)
         assert isinstance(compiled, SQLCompiler)    # (an INSERT or an UPDATE)
         names = tuple(compiled.positiontup or ())
@@ -147,7 +140,7 @@ class SqliteWriter:
         self.wait = wait
         self._errors: type[Exception] = engine.dialect.dbapi.Error  # type: ignore[union-attr]
         self._turn = threading.Lock()
-        self._compiled: dict[ClauseElement, Compiled] = {}
+        self._compiled: dict[UpdateBase, Compiled] = {}
         self.checkpoints = Checkpointer(engine, turn=self._turn,
                                         restart_frames=restart_frames)
         self._open()
@@ -209,8 +202,8 @@ class SqliteWriter:
         """Nothing to do: :meth:`writing` is a transaction from its start."""
 
     def store_move(self, connection: Connection, move: Move) -> bool:
-        """Store the move in the writer's transaction: its statements (the same as
-        :func:`~shutthebox.web.storage.queries.store_move`'s) compiled once and run on
+        """Store the move in the writer's transaction: its statements (those of
+        :func:`~shutthebox.web.storage.queries.store_move`) compiled once and run on
         the driver's connection, sparing each the cost of SQLAlchemy's execution, the
         larger part of a SQLite move's storing (the performance page has the figures);
         on another connection, through SQLAlchemy.
@@ -218,28 +211,21 @@ class SqliteWriter:
         :raises sqlalchemy.exc.IntegrityError: the answer's key was stored first by
             another request (nothing written).
         """
-        if connection is not self.connection:
-            return store_move(connection, move)
-        writes = move_writes(move)
-        if self._run(*writes.moving).rowcount != 1:
-            return False
-        for statement, rows in writes.rows:
-            self._run(statement, *rows)
-        if writes.results:
-            record_results(connection, move.game_id, writes.results)
-        return True
+        return store_move(connection, move,
+                          self._run if connection is self.connection else None)
 
-    def _run(self, statement: ClauseElement, *rows: dict[str, Any]) -> Any:
+    def _run(self, statement: UpdateBase, rows: list[dict[str, Any]]) -> int:
         """Run the statement once for each row of parameters on the driver's connection
-        (a cursor), its errors raised as SQLAlchemy's would be."""
+        (see :data:`~shutthebox.web.storage.queries.Run`), its errors raised as
+        SQLAlchemy's would be."""
         found = self._compiled.get(statement)
         if found is None:
             found = self._compiled[statement] = Compiled.of(statement, self.engine.dialect)
         values = [found.values(row) for row in rows]
         try:
             if len(values) == 1:
-                return self._raw.execute(found.sql, values[0])
-            return self._raw.executemany(found.sql, values)
+                return int(self._raw.execute(found.sql, values[0]).rowcount)
+            return int(self._raw.executemany(found.sql, values).rowcount)
         except self._errors as error:
             raise driver_error(self.connection, found.sql, values, error) from None
 
