@@ -149,6 +149,7 @@ def sweep(rules: Rules, rank: IntArray, below: FloatArray,
     # Each (tie, worse) pair read as one 16-byte item: one gather fetches both.
     pairs = chances.reshape(-1).view(np.complex128)
     lane = np.arange(lanes)
+    row = columns * lanes                           # a successor's first pair, flat
     final, ending = _endings(rank[:1], columns, below, at)
     values[0], chances[0] = final[0], ending[0]
     for step in steps:
@@ -171,7 +172,6 @@ def sweep(rules: Rules, rank: IntArray, below: FloatArray,
             np.maximum(floor, 1.0, out=floor)
             floor *= EPSILON
             np.subtract(best[:several], floor, out=floor)
-            row = columns * lanes
             for k in range(len(after) - 1, -1, -1):   # the earliest move written last
                 n = min(len(after[k]), several)
                 np.copyto(flat[:n], (step.moves[k][:n] * row)[:, None, None],
