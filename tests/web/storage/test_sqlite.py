@@ -21,7 +21,7 @@ from shutthebox.rules import Rules
 from shutthebox.web.live.feeds import moved_on
 from shutthebox.web.play.service import GameService, SeatSpec
 from shutthebox.web.storage import SqliteWriter, make_engine, queries
-from shutthebox.web.storage.queries import Move, NewGame, store_new_game
+from shutthebox.web.storage.queries import Move, NewGame
 
 
 @dataclass
@@ -89,18 +89,20 @@ def test_a_move_waits_for_another_writer_then_is_stored(stored: Stored) -> None:
 
 
 def stored_rows(path: Path) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of the tables a move writes, as SQLite holds them (dates as text)."""
+    """Every row of the tables a new game and a move write, as SQLite holds them (dates as
+    text)."""
     with sqlite3.connect(path) as check:
         return {table: check.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
-                for table in ("games", "events", "answers", "results")}
+                for table in ("games", "seats", "events", "answers", "results")}
 
 
 def test_the_writers_compiled_moves_store_what_sqlalchemys_store(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The writer runs a move's statements compiled once on the driver's connection: the
-    rows it stores (dates, a deadline, a finished game's results, an answer) are those
-    SQLAlchemy's execution of the same statements stores, a game that moved on is
-    refused by both, and an answer's key stored twice is SQLAlchemy's IntegrityError."""
+    """The writer runs a new game's and a move's statements compiled once on the driver's
+    connection: the rows it stores (a game's JSON config, its seats, dates, a deadline, a
+    finished game's results, an answer) are those SQLAlchemy's execution of the same
+    statements stores, a game that moved on is refused by both, and a key stored twice
+    (an answer's, a game's) is SQLAlchemy's IntegrityError."""
     deadline = datetime(2026, 11, 29, 3, 4, 5, 678901)
     moves = [
         Move("g1", 1, [{"kind": "roll", "dice": [3, 5]}], {"status": "playing"}),
@@ -116,12 +118,20 @@ def test_the_writers_compiled_moves_store_what_sqlalchemys_store(
         monkeypatch.setattr(queries, "now", stamps.__next__)
         engine = make_engine(f"sqlite:///{tmp_path / how}.sqlite")
         writer = SqliteWriter(engine)
+        create = writer.store_new_game if how == "writer" else queries.store_new_game
+        game = NewGame("g1", {"tiles": 9, "name": "Ann's \"box\""}, [None, "hard"],
+                       "waiting", "human",
+                       [{"seat": 0, "kind": "human", "name": "Ann", "computer": None,
+                         "token_hash": "h", "invite": None, "joined": True,
+                         "player_id": 3},
+                        {"seat": 1, "kind": "computer", "name": "Computer",
+                         "computer": "hard", "token_hash": None, "invite": None,
+                         "joined": False}],
+                       [{"kind": "start"}])
         with writer.transaction() as db:
-            store_new_game(db, NewGame("g1", {"tiles": 9}, [None], "waiting", "human",
-                                       [{"seat": 0, "kind": "human", "name": "Ann",
-                                         "computer": None, "token_hash": "h", "invite": None,
-                                         "joined": True, "player_id": None}],
-                                       [{"kind": "start"}]))
+            create(db, game)
+        with pytest.raises(IntegrityError), writer.transaction() as db:
+            create(db, game)
         store = writer.store_move if how == "writer" else queries.store_move
         for move in moves:
             with writer.transaction() as db:
@@ -135,6 +145,7 @@ def test_the_writers_compiled_moves_store_what_sqlalchemys_store(
         found[how] = stored_rows(tmp_path / f"{how}.sqlite")
     assert found["writer"] == found["sqlalchemy"]
     assert len(found["writer"]["events"]) == 5 and len(found["writer"]["answers"]) == 1
+    assert len(found["writer"]["seats"]) == 2 and len(found["writer"]["results"]) == 1
     assert "2026-11-29 03:04:05.678901" in found["writer"]["games"][0]
 
 

@@ -18,7 +18,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -193,10 +193,13 @@ def signed_in(engine: Engine, token: str | None, refusal: Exception) -> Player:
     return player
 
 
+_HOLDER = select(PLAYERS.c.id, PLAYERS.c.name).where(PLAYERS.c.name_key == bindparam("key"))
+"""(Built once: every seat of a new game named at the table is looked up.)"""
+
+
 def holder_of(db: Connection, name: str) -> Player | None:
     """The player who claimed ``name`` (or a name that looks the same), if any."""
-    row = db.execute(select(PLAYERS.c.id, PLAYERS.c.name).where(
-        PLAYERS.c.name_key == name_key(name))).first()
+    row = db.execute(_HOLDER, {"key": name_key(name)}).first()
     return None if row is None else Player(int(row.id), row.name)
 
 

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from functools import cache, partial
 from typing import Any
 
-from sqlalchemy import Select, Update, bindparam, insert, select, update
+from sqlalchemy import Insert, Select, Table, Update, bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.expression import UpdateBase
 
@@ -92,7 +92,18 @@ def _moving(fields: frozenset[str]) -> Update:
              **{name: bindparam(f"new_{name}") for name in sorted(fields)})
 
 
-_APPENDING = insert(EVENTS)
+def _inserting(table: Table) -> Insert:
+    """A row of ``table``, every column a parameter named as it."""
+    return insert(table).values({column.name: bindparam(column.name) for column in table.c})
+
+
+_NULLS = {table: {column.name: None for column in table.c if column.nullable}
+          for table in (SEATS, RESULTS)}
+"""The columns of a row not given are stored null."""
+_CREATING = _inserting(GAMES)
+_SEATING = _inserting(SEATS)
+_RECORDING = _inserting(RESULTS)
+_APPENDING = _inserting(EVENTS)
 _HELD = select(SEATS.c.seat, SEATS.c.player_id).where(SEATS.c.game_id == bindparam("game_id"))
 _ANSWERING = insert(ANSWERS)
 _ANSWER = select(ANSWERS.c.body).where(
@@ -102,39 +113,41 @@ _ANSWER = select(ANSWERS.c.body).where(
 
 def create_game(connection: Connection, game_id: str, config: dict[str, Any],
                 computers: list[str | None], status: str, waiting: str,
-                seats: list[dict[str, Any]]) -> None:
+                seats: list[dict[str, Any]], run: Run | None = None) -> None:
     """Store a new game without events, and its seats (``joined``: a bool, stored as now
-    or null)."""
+    or null), their rows written by ``run`` (see :func:`store_move`)."""
+    run = run or partial(_executed, connection)
     stamp = now()
-    connection.execute(insert(GAMES).values(
-        id=game_id, config=config, seats=computers, status=status, waiting_for=waiting,
-        event_count=0, created=stamp, updated=stamp))
-    connection.execute(insert(SEATS), [
-        {**seat, "game_id": game_id, "joined": stamp if seat["joined"] else None}
-        for seat in seats])
+    run(_CREATING, [{"id": game_id, "config": config, "seats": computers, "status": status,
+                     "waiting_for": waiting, "event_count": 0, "created": stamp,
+                     "updated": stamp, "deadline": None}])
+    run(_SEATING, [{**_NULLS[SEATS], **seat, "game_id": game_id,
+                    "joined": stamp if seat["joined"] else None} for seat in seats])
 
 
-def store_new_game(connection: Connection, game: NewGame) -> None:
-    """Store a new game (see :class:`NewGame`) in the connection's transaction.
+def store_new_game(connection: Connection, game: NewGame, run: Run | None = None) -> None:
+    """Store a new game (see :class:`NewGame`) in the connection's transaction, its rows
+    written by ``run`` (see :func:`store_move`).
 
     :raises sqlalchemy.exc.IntegrityError: a game of that id, or a seat's token or invite,
         is stored already.
     """
     create_game(connection, game.game_id, game.config, game.computers, game.status,
-                game.waiting, game.seats)
-    store_move(connection, Move(game.game_id, 0, game.events))
+                game.waiting, game.seats, run)
+    store_move(connection, Move(game.game_id, 0, game.events), run)
 
 
-def record_results(connection: Connection, game_id: str, rows: list[dict[str, Any]]
-                   ) -> None:
+def record_results(connection: Connection, game_id: str, rows: list[dict[str, Any]],
+                   run: Run | None = None) -> None:
     """Store a finished game's result for each player (``seat``, ``player``, ``rules``,
     ``format``, ``won``, ``scores``, ``shut_boxes``), finished now, each under the claimed
-    player who held its seat (``player_id``: the seat's, unless the row names one)."""
+    player who held its seat (``player_id``: the seat's, unless the row names one); the
+    rows written by ``run`` (see :func:`store_move`)."""
+    run = run or partial(_executed, connection)
     stamp = now()
     held = {seat: player for seat, player in connection.execute(_HELD, {"game_id": game_id})}
-    connection.execute(insert(RESULTS), [
-        {"player_id": held.get(row["seat"]), **row, "game_id": game_id, "finished": stamp}
-        for row in rows])
+    run(_RECORDING, [{**_NULLS[RESULTS], "player_id": held.get(row["seat"]), **row,
+                      "game_id": game_id, "finished": stamp} for row in rows])
 
 
 def append_events(connection: Connection, game_id: str, start: int,
@@ -176,7 +189,7 @@ def store_move(connection: Connection, move: Move, run: Run | None = None) -> bo
         run(_ANSWERING, [{"game_id": game_id, "seat": seat, "key": key, "status": 200,
                           "body": body, "created": stamp}])
     if move.results:
-        record_results(connection, game_id, move.results)
+        record_results(connection, game_id, move.results, run)
     return True
 
 

@@ -230,7 +230,10 @@ class SqliteWriter:
             raise driver_error(self.connection, found.sql, values, error) from None
 
     def store_new_game(self, connection: Connection, game: NewGame) -> None:
-        store_new_game(connection, game)
+        """Store the new game in the writer's transaction, its statements compiled once as
+        a move's are (:meth:`store_move`); on another connection, through SQLAlchemy."""
+        store_new_game(connection, game,
+                       self._run if connection is self.connection else None)
 
     def connect(self) -> AbstractContextManager[Connection]:
         """A connection of the engine's pool to read with."""

@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from shutthebox.errors import ShutTheBoxError
+from shutthebox.formats import GameFormat
 from shutthebox.language import _
 from shutthebox.match import parse_stake
 from shutthebox.narration import choices as choices_in_words
@@ -101,8 +102,11 @@ async def start(service: GameService, work: SolverWork, body: NewGame, client: s
 
     seats = await service.run(None, seated)
     fmt = body.format or ("solo" if len(seats) == 1 else "single")
-    computers, table = await run_in_threadpool(work.check_computers, rules, fmt,
-                                               [s.computer for s in seats], body.approximate)
+    computers: list[str | None] = [s.computer for s in seats]
+    table: GameFormat | None = None
+    if any(computers):      # (their table's status may be read from disk: not on the loop)
+        computers, table = await run_in_threadpool(work.check_computers, rules, fmt,
+                                                   computers, body.approximate)
     seats = [replace(s, computer=c) for s, c in zip(seats, computers, strict=True)]
     if table is not None:       # reserved first: a client's second table is refused uncreated
         work.reserve_table(rules, table, client)
