@@ -204,7 +204,10 @@ def app_from_environment() -> FastAPI:
     play). The manual's architecture page gives the pauses measured.
 
     The solver's modules (numba and all) are loaded here, before the first request, not by
-    the first computer step: an import holds up every request meanwhile.
+    the first computer step: an import holds up every request meanwhile. So are the
+    look-alike tables names are checked against (:func:`shutthebox.names.name_key`), and
+    frozen with the rest: loaded by the first named seat, their tens of thousands of
+    objects would be scanned by every full pass of the collector, the larger part of it.
     """
     settings = ServerSettings()
     rate = settings.rate_limit
@@ -215,6 +218,8 @@ def app_from_environment() -> FastAPI:
                      open_per_client=settings.max_connections_per_client, headers=(),
                      access_log=settings.access_log, hosting=Hosting.of(settings))
     import shutthebox.solver.matchplay  # noqa: F401  (loaded now: see above)
+    from shutthebox.names import name_key
+    name_key("Ann")                     # (its look-alike tables loaded now: see above)
 
     gc.freeze()
     gc.set_threshold(2_000, 1_000, 20)
