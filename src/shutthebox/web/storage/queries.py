@@ -98,7 +98,7 @@ def _inserting(table: Table) -> Insert:
 
 
 _NULLS = {table: {column.name: None for column in table.c if column.nullable}
-          for table in (SEATS, RESULTS)}
+          for table in (GAMES, SEATS, RESULTS)}
 """The columns of a row not given are stored null."""
 _CREATING = _inserting(GAMES)
 _SEATING = _inserting(SEATS)
@@ -118,9 +118,9 @@ def create_game(connection: Connection, game_id: str, config: dict[str, Any],
     or null), their rows written by ``run`` (see :func:`store_move`)."""
     run = run or partial(_executed, connection)
     stamp = now()
-    run(_CREATING, [{"id": game_id, "config": config, "seats": computers, "status": status,
-                     "waiting_for": waiting, "event_count": 0, "created": stamp,
-                     "updated": stamp, "deadline": None}])
+    run(_CREATING, [{**_NULLS[GAMES], "id": game_id, "config": config, "seats": computers,
+                     "status": status, "waiting_for": waiting, "event_count": 0,
+                     "created": stamp, "updated": stamp}])
     run(_SEATING, [{**_NULLS[SEATS], **seat, "game_id": game_id,
                     "joined": stamp if seat["joined"] else None} for seat in seats])
 
