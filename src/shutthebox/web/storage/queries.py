@@ -111,12 +111,26 @@ _ANSWER = select(ANSWERS.c.body).where(
     ANSWERS.c.key == bindparam("key"))
 
 
+Run = Callable[[UpdateBase, list[dict[str, Any]]], int]
+"""Runs a statement once for each row of parameters in the connection's transaction and
+answers how many rows the (last) run changed: how :func:`store_move`,
+:func:`store_new_game` and :func:`record_results` write their rows, through SQLAlchemy
+unless a store gives its own (SQLite's writer: the same statements compiled once)."""
+
+
+def _executed(connection: Connection, statement: UpdateBase,
+              rows: list[dict[str, Any]]) -> int:
+    """:data:`Run` through SQLAlchemy."""
+    return connection.execute(statement, rows[0] if len(rows) == 1 else rows).rowcount
+
+
 def create_game(connection: Connection, game_id: str, config: dict[str, Any],
                 computers: list[str | None], status: str, waiting: str,
                 seats: list[dict[str, Any]], run: Run | None = None) -> None:
     """Store a new game without events, and its seats (``joined``: a bool, stored as now
     or null), their rows written by ``run`` (see :func:`store_move`)."""
-    run = run or partial(_executed, connection)
+    if run is None:
+        run = partial(_executed, connection)
     stamp = now()
     run(_CREATING, [{**_NULLS[GAMES], "id": game_id, "config": config, "seats": computers,
                      "status": status, "waiting_for": waiting, "event_count": 0,
@@ -143,7 +157,8 @@ def record_results(connection: Connection, game_id: str, rows: list[dict[str, An
     ``format``, ``won``, ``scores``, ``shut_boxes``), finished now, each under the claimed
     player who held its seat (``player_id``: the seat's, unless the row names one); the
     rows written by ``run`` (see :func:`store_move`)."""
-    run = run or partial(_executed, connection)
+    if run is None:
+        run = partial(_executed, connection)
     stamp = now()
     held = {seat: player for seat, player in connection.execute(_HELD, {"game_id": game_id})}
     run(_RECORDING, [{**_NULLS[RESULTS], "player_id": held.get(row["seat"]), **row,
@@ -156,13 +171,6 @@ def append_events(connection: Connection, game_id: str, start: int,
     (and nothing written) if the game no longer has ``start`` events, because another
     request got there first."""
     return store_move(connection, Move(game_id, start, events, fields))
-
-
-Run = Callable[[UpdateBase, list[dict[str, Any]]], int]
-"""Runs a statement once for each row of parameters in the connection's transaction and
-answers how many rows the (last) run changed: how :func:`store_move` writes a move's
-rows, through SQLAlchemy unless a store gives its own (SQLite's writer: the same
-statements compiled once)."""
 
 
 def store_move(connection: Connection, move: Move, run: Run | None = None) -> bool:
@@ -191,12 +199,6 @@ def store_move(connection: Connection, move: Move, run: Run | None = None) -> bo
     if move.results:
         record_results(connection, game_id, move.results, run)
     return True
-
-
-def _executed(connection: Connection, statement: UpdateBase,
-              rows: list[dict[str, Any]]) -> int:
-    """:data:`Run` through SQLAlchemy."""
-    return connection.execute(statement, rows[0] if len(rows) == 1 else rows).rowcount
 
 
 def stored_answer(connection: Connection, game_id: str, seat: int, key: str) -> str | None:
